@@ -1,0 +1,104 @@
+// Package cli runs spillscope's headless subcommands. It composes retention
+// and sessions exactly as the window's services do, so a figure printed here
+// is the figure the app shows. Nothing here initialises GTK or needs a display.
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// Env is what a subcommand reads and writes; tests pass buffers.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// StderrIsTerminal turns on progress bars.
+	StderrIsTerminal bool
+	// Getenv looks up environment variables (XDG paths); nil means os.Getenv.
+	Getenv func(string) string
+}
+
+type command struct {
+	summary string
+	run     func(env Env, args []string) int
+}
+
+// Exit codes: 0 success, 1 a failure while running, 2 a usage error.
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+func commands() map[string]command {
+	return map[string]command{
+		"retain": {"run the retention decision on one tool result read from stdin", runRetain},
+		"price":  {"print the image token price of each image file on a route", runPrice},
+		"tokens": {"print the text token estimate of files or stdin", runTokens},
+		"links":  {"classify URIs as a tool result's resource_link would be shown", runLinks},
+		"index":  {"index agent session folders into the database", runIndex},
+		"sweep":  {"re-run retention on indexed results at many budgets", runSweep},
+	}
+}
+
+// IsSubcommand reports whether name is one of the headless subcommands (or a
+// help flag), so main can decide before any GUI code runs.
+func IsSubcommand(name string) bool {
+	if name == "-h" || name == "--help" || name == "help" || name == "version" || name == "--version" {
+		return true
+	}
+	_, ok := commands()[name]
+	return ok
+}
+
+// Run dispatches args (without the program name) and returns the exit code.
+func Run(env Env, args []string) int {
+	if env.Getenv == nil {
+		env.Getenv = os.Getenv
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(env.Stdout)
+		return exitOK
+	}
+	if args[0] == "version" || args[0] == "--version" {
+		fmt.Fprintln(env.Stdout, Version)
+		return exitOK
+	}
+	cmd, ok := commands()[args[0]]
+	if !ok {
+		fmt.Fprintf(env.Stderr, "spillscope: unknown subcommand %q\n", args[0])
+		usage(env.Stderr)
+		return exitUsage
+	}
+	return cmd.run(env, args[1:])
+}
+
+// Version is the application version, shown by the window and the CLI.
+const Version = "0.1.0"
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: spillscope [SUBCOMMAND] [FLAGS]")
+	fmt.Fprintln(w, "With no subcommand, spillscope opens the desktop app.")
+	fmt.Fprintln(w, "\nSubcommands:")
+	cmds := commands()
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'spillscope SUBCOMMAND -h' for a subcommand's flags.")
+}
+
+// writeJSON prints v as one line of JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
