@@ -42,6 +42,7 @@ func commands() map[string]command {
 		"links":  {"classify URIs as a tool result's resource_link would be shown", runLinks},
 		"index":  {"index agent session folders into the database", runIndex},
 		"sweep":  {"re-run retention on indexed results at many budgets", runSweep},
+		"sample": {"write the bundled sample sessions (and benchmark corpora) to a folder", runSample},
 	}
 }
 
