@@ -1,0 +1,60 @@
+# Two commands matter: `make run` opens the app on the bundled sample sessions,
+# `make test` runs every test. Both install what is missing first.
+SHELL := /bin/bash
+GO_TAGS_TEST := sqlite_fts5
+GO_TAGS_PROD := desktop,production,webkit2_41,sqlite_fts5
+GO_TAGS_DEV := dev,webkit2_41,sqlite_fts5
+FRONTEND_SRC := $(shell find frontend/src frontend/public frontend/index.html frontend/vite.config.ts frontend/package.json -type f 2>/dev/null)
+GO_SRC := $(shell find . -name '*.go' -not -path './frontend/*' 2>/dev/null) go.mod go.sum
+SAMPLE_DIR := tmp/sample
+SAMPLE_DATA := tmp/sample-data
+
+.PHONY: deps run test test-go test-frontend test-e2e build app-dev bindings bench clean
+
+deps:
+	@build/deps.sh
+
+frontend/dist/index.html: $(FRONTEND_SRC) frontend/node_modules/.spillscope-lock
+	cd frontend && npm run build
+
+frontend/node_modules/.spillscope-lock: frontend/package-lock.json
+	@build/deps.sh
+
+build/bin/spillscope: $(GO_SRC) frontend/dist/index.html
+	go build -tags $(GO_TAGS_PROD) -ldflags "-s -w" -o $@ .
+
+app-dev: $(GO_SRC) frontend/dist/index.html
+	go build -tags $(GO_TAGS_DEV) -o $@ .
+
+build: deps build/bin/spillscope
+
+# Regenerate the committed TypeScript bindings after changing a bound method.
+bindings:
+	go build -tags bindings,webkit2_41,$(GO_TAGS_TEST) -o tmp/bindgen . && tmp/bindgen
+	rm -f tmp/bindgen
+
+run: deps build/bin/spillscope
+	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
+	  echo "make run: no display (DISPLAY/WAYLAND_DISPLAY unset); run it from a desktop session or under xvfb-run" >&2; exit 1; fi
+	@mkdir -p tmp
+	@if [ ! -d $(SAMPLE_DIR) ]; then build/bin/spillscope sample --out $(SAMPLE_DIR) >/dev/null || rm -rf $(SAMPLE_DIR); fi
+	@if [ -d $(SAMPLE_DIR) ]; then SPILLSCOPE_DATA_DIR=$(SAMPLE_DATA) build/bin/spillscope index $(SAMPLE_DIR) >/dev/null || true; fi
+	SPILLSCOPE_ROOTS=$(SAMPLE_DIR) SPILLSCOPE_DATA_DIR=$(SAMPLE_DATA) build/bin/spillscope
+
+test: deps test-go test-frontend test-e2e
+
+test-go:
+	go vet -tags $(GO_TAGS_TEST) ./...
+	go test -race -tags $(GO_TAGS_TEST) ./...
+
+test-frontend: frontend/node_modules/.spillscope-lock
+	cd frontend && npm run check && npm run test:unit
+
+test-e2e: app-dev build/bin/spillscope
+	cd frontend && npm run test:e2e
+
+bench:
+	go test -tags $(GO_TAGS_TEST) -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf build/bin app-dev tmp test-artifacts frontend/dist/assets frontend/dist/index.html frontend/dist/appicon.png

@@ -1,0 +1,144 @@
+// Package app holds the services the desktop window binds: each exported
+// method validates its input, calls one domain function in retention or
+// sessions, and returns (T, error) so the TypeScript side gets real types and
+// errors arrive as rejected promises. This is the only package that imports
+// the Wails runtime.
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"spillscope/app/cli"
+)
+
+// Config is what main hands the services: where things live. Paths are
+// resolved once at start-up so every service agrees on them.
+type Config struct {
+	// DataDir holds the index database and the attachment store.
+	DataDir string
+	// ConfigDir holds settings.json.
+	ConfigDir string
+	// Roots are the session folders to index; empty means the usual places.
+	Roots []string
+	// Home is the user's home directory, used to find the usual places.
+	Home string
+}
+
+// ConfigFromEnv resolves Config from the XDG variables and the SPILLSCOPE_*
+// overrides (SPILLSCOPE_ROOTS is a list separated by the OS path separator).
+func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	home := getenv("HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return Config{}, fmt.Errorf("app: no home directory: %w", err)
+		}
+		home = h
+	}
+	c := Config{Home: home}
+	c.DataDir = getenv("SPILLSCOPE_DATA_DIR")
+	if c.DataDir == "" {
+		base := getenv("XDG_DATA_HOME")
+		if base == "" {
+			base = filepath.Join(home, ".local", "share")
+		}
+		c.DataDir = filepath.Join(base, "spillscope")
+	}
+	c.ConfigDir = getenv("SPILLSCOPE_CONFIG_DIR")
+	if c.ConfigDir == "" {
+		base := getenv("XDG_CONFIG_HOME")
+		if base == "" {
+			base = filepath.Join(home, ".config")
+		}
+		c.ConfigDir = filepath.Join(base, "spillscope")
+	}
+	if r := getenv("SPILLSCOPE_ROOTS"); r != "" {
+		for _, p := range filepath.SplitList(r) {
+			if p != "" {
+				c.Roots = append(c.Roots, p)
+			}
+		}
+	}
+	return c, nil
+}
+
+// Root is one session folder the app would index.
+type Root struct {
+	Harness string `json:"harness"`
+	Path    string `json:"path"`
+	Exists  bool   `json:"exists"`
+}
+
+// Info is what the shell shows about the running app.
+type Info struct {
+	Version  string `json:"version"`
+	Platform string `json:"platform"`
+	DataDir  string `json:"dataDir"`
+	Roots    []Root `json:"roots"`
+}
+
+// App is the bound service for app-wide facts and settings.
+type App struct {
+	ctx      context.Context
+	cfg      Config
+	settings *SettingsStore
+}
+
+// New builds the App service.
+func New(cfg Config, settings *SettingsStore) *App {
+	return &App{cfg: cfg, settings: settings}
+}
+
+// Startup receives the Wails context; main registers it as OnStartup.
+func (a *App) Startup(ctx context.Context) { a.ctx = ctx }
+
+// Info returns the version and the session roots the app would index, with
+// which of them exist on this machine.
+func (a *App) Info() (Info, error) {
+	return Info{
+		Version:  cli.Version,
+		Platform: runtime.GOOS + "/" + runtime.GOARCH,
+		DataDir:  a.cfg.DataDir,
+		Roots:    ResolveRoots(a.cfg),
+	}, nil
+}
+
+// GetSettings returns the saved settings (defaults where none are saved).
+func (a *App) GetSettings() (Settings, error) {
+	return a.settings.Load()
+}
+
+// SetLanguage saves the UI language ("en" or "zh").
+func (a *App) SetLanguage(lang string) (Settings, error) {
+	if lang != "en" && lang != "zh" {
+		return Settings{}, fmt.Errorf("app: unsupported language %q (want en or zh)", lang)
+	}
+	return a.settings.Update(func(s *Settings) { s.Language = lang })
+}
+
+// ResolveRoots lists the configured roots, or the usual places each harness
+// writes when none are configured, each marked with whether it exists.
+func ResolveRoots(cfg Config) []Root {
+	var roots []Root
+	if len(cfg.Roots) > 0 {
+		for _, p := range cfg.Roots {
+			roots = append(roots, Root{Harness: "any", Path: p})
+		}
+	} else {
+		roots = []Root{
+			{Harness: "claude", Path: filepath.Join(cfg.Home, ".claude", "projects")},
+			{Harness: "codex", Path: filepath.Join(cfg.Home, ".codex", "sessions")},
+			{Harness: "gemini", Path: filepath.Join(cfg.Home, ".gemini", "tmp")},
+		}
+	}
+	for i := range roots {
+		st, err := os.Stat(roots[i].Path)
+		roots[i].Exists = err == nil && st.IsDir()
+	}
+	return roots
+}
+

@@ -1,0 +1,140 @@
+// Process harness for the end-to-end tests: starts Xvfb and the dev-tagged
+// app in their own process groups and always stops them by group, also when
+// a test fails or the runner is interrupted.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const frontendDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const repoDir = resolve(frontendDir, '..');
+export const artifactsDir = join(repoDir, 'test-artifacts');
+
+const groups = new Set();
+
+function killGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    /* already gone */
+  }
+}
+
+/** stopAll kills every process group this harness started. */
+export async function stopAll() {
+  for (const pid of groups) killGroup(pid, 'SIGTERM');
+  await new Promise((r) => setTimeout(r, 300));
+  for (const pid of groups) killGroup(pid, 'SIGKILL');
+  groups.clear();
+}
+
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    for (const pid of groups) killGroup(pid, 'SIGKILL');
+    process.exit(130);
+  });
+}
+process.on('exit', () => {
+  for (const pid of groups) killGroup(pid, 'SIGKILL');
+});
+
+/** startGroup spawns a command as the leader of a new process group. */
+export function startGroup(cmd, args, opts = {}) {
+  const child = spawn(cmd, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+  groups.add(child.pid);
+  let log = '';
+  child.stdout?.on('data', (d) => (log += d));
+  child.stderr?.on('data', (d) => (log += d));
+  child.on('exit', () => groups.delete(child.pid));
+  return { child, log: () => log };
+}
+
+/** freePort asks the kernel for an unused loopback port. */
+export function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.unref();
+    s.on('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+  });
+}
+
+/** startXvfb starts a private X server on a display it picks itself. */
+export async function startXvfb() {
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x900x24', '-nolisten', 'tcp'], {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
+  groups.add(xvfb.pid);
+  xvfb.on('exit', () => groups.delete(xvfb.pid));
+  const display = await new Promise((res, rej) => {
+    let buf = '';
+    const timer = setTimeout(() => rej(new Error('Xvfb did not report a display within 15s')), 15000);
+    xvfb.stdio[3].on('data', (d) => {
+      buf += d;
+      if (buf.includes('\n')) {
+        clearTimeout(timer);
+        res(':' + buf.trim());
+      }
+    });
+    xvfb.on('exit', (code) => rej(new Error('Xvfb exited with ' + code)));
+  });
+  return { display, pid: xvfb.pid };
+}
+
+/** tempHome makes isolated config, data and session folders for one run. */
+export function tempHome() {
+  const dir = mkdtempSync(join(tmpdir(), 'spillscope-e2e-'));
+  for (const d of ['home', 'config', 'data', 'roots/present']) mkdirSync(join(dir, d), { recursive: true });
+  return dir;
+}
+
+/** waitFor polls fn until it returns a truthy value or the deadline passes. */
+export async function waitFor(fn, what, ms = 30000, every = 200) {
+  const deadline = Date.now() + ms;
+  let last;
+  while (Date.now() < deadline) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    await new Promise((r) => setTimeout(r, every));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? ': ' + last.message : ''}`);
+}
+
+/** binary returns a built binary's path or throws with how to build it. */
+export function binary(rel, how) {
+  const p = join(repoDir, rel);
+  if (!existsSync(p)) throw new Error(`${p} is missing; build it with: ${how}`);
+  return p;
+}
+
+export function readJSON(p) {
+  return JSON.parse(readFileSync(p, 'utf8'));
+}
+
+export function ensureArtifacts() {
+  mkdirSync(artifactsDir, { recursive: true });
+  return artifactsDir;
+}
+
+/** chromiumArgs are the flags this closed network needs (no background traffic). */
+export const chromiumArgs = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];

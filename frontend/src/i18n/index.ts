@@ -1,0 +1,30 @@
+import { derived, writable } from 'svelte/store';
+import { en, type Messages } from './en';
+import { zh } from './zh';
+
+export type Lang = 'en' | 'zh';
+
+export const catalogues: Record<Lang, Messages> = { en, zh };
+
+export function isLang(v: unknown): v is Lang {
+  return v === 'en' || v === 'zh';
+}
+
+/** lookup resolves a dotted key ("nav.sessions") in a catalogue; an unknown key returns itself so it shows up in review. */
+export function lookup(messages: Messages, key: string): string {
+  let node: unknown = messages;
+  for (const part of key.split('.')) {
+    if (node && typeof node === 'object' && part in (node as Record<string, unknown>)) {
+      node = (node as Record<string, unknown>)[part];
+    } else {
+      return key;
+    }
+  }
+  return typeof node === 'string' ? node : key;
+}
+
+/** locale is the UI language; the settings store persists it through Go. */
+export const locale = writable<Lang>('en');
+
+/** t is the current catalogue, used as $t.nav.sessions in components. */
+export const t = derived(locale, (l) => catalogues[l]);

@@ -1,0 +1,66 @@
+// Command spillscope is a desktop review app for how LLM agents' oversized
+// tool results were retained. With no arguments it opens the window; with a
+// subcommand it runs headless and never initialises GTK, so the same binary
+// serves scripts and machines without a display.
+package main
+
+import (
+	"embed"
+	"fmt"
+	"os"
+
+	"github.com/mattn/go-isatty"
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+
+	"spillscope/app"
+	"spillscope/app/cli"
+)
+
+//go:embed all:frontend/dist
+var assets embed.FS
+
+//go:embed build/appicon.png
+var icon []byte
+
+func main() {
+	if len(os.Args) > 1 && cli.IsSubcommand(os.Args[1]) {
+		os.Exit(cli.Run(cli.Env{
+			Stdin:            os.Stdin,
+			Stdout:           os.Stdout,
+			Stderr:           os.Stderr,
+			StderrIsTerminal: isatty.IsTerminal(os.Stderr.Fd()),
+		}, os.Args[1:]))
+	}
+	if err := runWindow(); err != nil {
+		fmt.Fprintln(os.Stderr, "spillscope:", err)
+		os.Exit(1)
+	}
+}
+
+// runWindow wires the bound services with explicit constructors and opens
+// the window. Dev builds also accept Wails' own -devserver and -assetdir flags.
+func runWindow() error {
+	cfg, err := app.ConfigFromEnv(os.Getenv)
+	if err != nil {
+		return err
+	}
+	appSvc := app.New(cfg, app.NewSettingsStore(cfg.ConfigDir))
+	return wails.Run(&options.App{
+		Title:            "Spillscope",
+		Width:            1280,
+		Height:           820,
+		MinWidth:         900,
+		MinHeight:        560,
+		BackgroundColour: &options.RGBA{R: 248, G: 249, B: 251, A: 255},
+		AssetServer:      &assetserver.Options{Assets: assets},
+		OnStartup:        appSvc.Startup,
+		Bind:             []interface{}{appSvc},
+		Linux: &linux.Options{
+			Icon:        icon,
+			ProgramName: "spillscope",
+		},
+	})
+}
