@@ -1,0 +1,95 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestConfigFromEnv(t *testing.T) {
+	tests := []struct {
+		name      string
+		env       map[string]string
+		wantData  string
+		wantConf  string
+		wantRoots []string
+	}{
+		{"defaults under home", map[string]string{"HOME": "/h"}, "/h/.local/share/spillscope", "/h/.config/spillscope", nil},
+		{"xdg", map[string]string{"HOME": "/h", "XDG_DATA_HOME": "/x/d", "XDG_CONFIG_HOME": "/x/c"}, "/x/d/spillscope", "/x/c/spillscope", nil},
+		{"overrides win", map[string]string{"HOME": "/h", "XDG_DATA_HOME": "/x/d", "SPILLSCOPE_DATA_DIR": "/o/d", "SPILLSCOPE_CONFIG_DIR": "/o/c"}, "/o/d", "/o/c", nil},
+		{"roots list", map[string]string{"HOME": "/h", "SPILLSCOPE_ROOTS": "/a::/b"}, "/h/.local/share/spillscope", "/h/.config/spillscope", []string{"/a", "/b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := ConfigFromEnv(func(k string) string { return tt.env[k] })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.DataDir != tt.wantData || cfg.ConfigDir != tt.wantConf {
+				t.Errorf("got data %q config %q, want %q %q", cfg.DataDir, cfg.ConfigDir, tt.wantData, tt.wantConf)
+			}
+			if len(cfg.Roots) != len(tt.wantRoots) {
+				t.Fatalf("got roots %q, want %q", cfg.Roots, tt.wantRoots)
+			}
+			for i := range cfg.Roots {
+				if cfg.Roots[i] != tt.wantRoots[i] {
+					t.Errorf("root %d: got %q, want %q", i, cfg.Roots[i], tt.wantRoots[i])
+				}
+			}
+		})
+	}
+}
+
+func TestResolveRoots(t *testing.T) {
+	home := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, ".codex", "sessions"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got := ResolveRoots(Config{Home: home})
+	want := map[string]bool{"claude": false, "codex": true, "gemini": false}
+	if len(got) != len(want) {
+		t.Fatalf("got %d roots, want %d", len(got), len(want))
+	}
+	for _, r := range got {
+		if r.Exists != want[r.Harness] {
+			t.Errorf("%s (%s): exists=%v, want %v", r.Harness, r.Path, r.Exists, want[r.Harness])
+		}
+	}
+	file := filepath.Join(home, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got = ResolveRoots(Config{Home: home, Roots: []string{file, home}})
+	if got[0].Exists || !got[1].Exists {
+		t.Errorf("a file is not a root and a folder is: got %+v", got)
+	}
+}
+
+func TestSettingsStore(t *testing.T) {
+	dir := t.TempDir()
+	s := NewSettingsStore(dir)
+	got, err := s.Load()
+	if err != nil || got.Language != "en" {
+		t.Fatalf("fresh load: got %+v, %v; want en", got, err)
+	}
+	a := New(Config{}, s)
+	if _, err := a.SetLanguage("fr"); err == nil {
+		t.Error("SetLanguage(fr) succeeded; want an error")
+	}
+	if _, err := a.SetLanguage("zh"); err != nil {
+		t.Fatal(err)
+	}
+	again, err := NewSettingsStore(dir).Load()
+	if err != nil || again.Language != "zh" {
+		t.Errorf("after save: got %+v, %v; want zh", again, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewSettingsStore(dir).Load(); err == nil {
+		t.Error("corrupt settings loaded without an error")
+	}
+	if got, err := a.SetLanguage("en"); err != nil || got.Language != "en" {
+		t.Errorf("saving over a corrupt file: got %+v, %v", got, err)
+	}
+}
