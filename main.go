@@ -5,6 +5,7 @@
 package main
 
 import (
+	"context"
 	"embed"
 	"fmt"
 	"os"
@@ -48,6 +49,9 @@ func runWindow() error {
 		return err
 	}
 	appSvc := app.New(cfg, app.NewSettingsStore(cfg.ConfigDir))
+	sessionsSvc := app.NewSessions(cfg)
+	retentionSvc := app.NewRetention(cfg)
+	linksSvc := app.NewLinks(cfg)
 	return wails.Run(&options.App{
 		Title:            "Spillscope",
 		Width:            1280,
@@ -56,8 +60,11 @@ func runWindow() error {
 		MinHeight:        560,
 		BackgroundColour: &options.RGBA{R: 248, G: 249, B: 251, A: 255},
 		AssetServer:      &assetserver.Options{Assets: assets},
-		OnStartup:        appSvc.Startup,
-		Bind:             []interface{}{appSvc},
+		OnStartup: func(ctx context.Context) {
+			appSvc.Startup(ctx)
+			sessionsSvc.Startup(ctx)
+		},
+		Bind: []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc},
 		Linux: &linux.Options{
 			Icon:        icon,
 			ProgramName: "spillscope",

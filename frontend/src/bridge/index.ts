@@ -2,23 +2,68 @@
 // bindings. Components and stores import from here, so a renamed Go method
 // breaks one file and the type check, not every screen.
 import * as AppSvc from '../wailsjs/go/app/App';
-import type { app } from '../wailsjs/go/models';
+import * as SessionsSvc from '../wailsjs/go/app/Sessions';
+import * as RetentionSvc from '../wailsjs/go/app/Retention';
+import * as LinksSvc from '../wailsjs/go/app/Links';
+import { app } from '../wailsjs/go/models';
 
 export type AppInfo = app.Info;
 export type Root = app.Root;
 export type Settings = app.Settings;
+export type SessionRow = app.SessionRow;
+export type SessionQuery = app.SessionQuery;
+export type ResultRow = app.ResultRow;
+export type ResultDetail = app.ResultDetail;
+export type BlockView = app.BlockView;
+export type RouteInfo = app.RouteInfo;
+export type RetainRequest = app.RetainRequest;
+export type Projection = app.Projection;
+export type SweepRequest = app.SweepRequest;
+export type SweepRow = app.SweepRow;
+export type LinkRow = app.LinkRow;
+export type LinkQuery = app.LinkQuery;
+export type IndexStatus = app.IndexStatus;
+export type Diagnostic = app.Diagnostic;
+export type FileSlice = app.FileSlice;
 
-/** Bridge is what the stores need from Go; tests pass their own. */
+/** Bridge is everything the stores need from Go; unit tests pass their own. */
 export interface Bridge {
   info(): Promise<AppInfo>;
   getSettings(): Promise<Settings>;
   setLanguage(lang: string): Promise<Settings>;
+  listSessions(q: Partial<SessionQuery>): Promise<SessionRow[]>;
+  sessionResults(sessionId: number): Promise<ResultRow[]>;
+  result(id: number): Promise<ResultDetail>;
+  diagnostics(limit: number): Promise<Diagnostic[]>;
+  startIndex(): Promise<IndexStatus>;
+  indexStatus(): Promise<IndexStatus>;
+  readFile(path: string, offset: number, limit: number): Promise<FileSlice>;
+  routes(): Promise<RouteInfo[]>;
+  retain(req: Partial<RetainRequest>): Promise<Projection>;
+  sweep(req: Partial<SweepRequest>): Promise<SweepRow[]>;
+  listLinks(q: Partial<LinkQuery>): Promise<LinkRow[]>;
+  checkLink(uri: string): Promise<LinkRow>;
 }
 
 export const bridge: Bridge = {
   info: () => AppSvc.Info(),
   getSettings: () => AppSvc.GetSettings(),
   setLanguage: (lang) => AppSvc.SetLanguage(lang),
+  listSessions: (q) => SessionsSvc.List(app.SessionQuery.createFrom({ harness: '', search: '', limit: 0, offset: 0, ...q })),
+  sessionResults: (id) => SessionsSvc.Results(id),
+  result: (id) => SessionsSvc.Result(id),
+  diagnostics: (limit) => SessionsSvc.Diagnostics(limit),
+  startIndex: () => SessionsSvc.Index(),
+  indexStatus: () => SessionsSvc.Status(),
+  readFile: (path, offset, limit) => SessionsSvc.ReadFile(path, offset, limit),
+  routes: () => RetentionSvc.Routes(),
+  retain: (req) =>
+    RetentionSvc.Retain(
+      app.RetainRequest.createFrom({ resultId: 0, json: '', budget: null, route: '', encoding: '', toolName: '', ...req }),
+    ),
+  sweep: (req) => RetentionSvc.Sweep(app.SweepRequest.createFrom({ resultId: 0, sessionId: 0, budgets: [], route: '', ...req })),
+  listLinks: (q) => LinksSvc.List(app.LinkQuery.createFrom({ onlyHidden: false, limit: 0, offset: 0, ...q })),
+  checkLink: (uri) => LinksSvc.Check(uri),
 };
 
 /** errorText turns a rejected binding call into text for the log, never for HTML. */

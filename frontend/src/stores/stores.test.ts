@@ -3,11 +3,25 @@ import { get } from 'svelte/store';
 import { createAppStore } from './app';
 import type { Bridge } from '../bridge';
 
+const unset = () => Promise.reject(new Error('not set'));
+
 function bridgeWith(over: Partial<Bridge>): Bridge {
   return {
-    info: () => Promise.reject(new Error('not set')),
+    info: unset,
     getSettings: () => Promise.resolve({ language: 'en' }),
     setLanguage: (l) => Promise.resolve({ language: l }),
+    listSessions: unset,
+    sessionResults: unset,
+    result: unset,
+    diagnostics: unset,
+    startIndex: unset,
+    indexStatus: unset,
+    readFile: unset,
+    routes: unset,
+    retain: unset,
+    sweep: unset,
+    listLinks: unset,
+    checkLink: unset,
     ...over,
   };
 }

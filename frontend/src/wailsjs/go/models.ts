@@ -1,5 +1,121 @@
 export namespace app {
 	
+	export class BlockView {
+	    index: number;
+	    kind: string;
+	    text: string;
+	    textBytes: number;
+	    truncated: boolean;
+	    cut: string;
+	    imageUrl: string;
+	    path: string;
+	    mimeType: string;
+	    width: number;
+	    height: number;
+	    notForModel: boolean;
+	    reason: string;
+	    parameter: string;
+	    tokens: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new BlockView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.index = source["index"];
+	        this.kind = source["kind"];
+	        this.text = source["text"];
+	        this.textBytes = source["textBytes"];
+	        this.truncated = source["truncated"];
+	        this.cut = source["cut"];
+	        this.imageUrl = source["imageUrl"];
+	        this.path = source["path"];
+	        this.mimeType = source["mimeType"];
+	        this.width = source["width"];
+	        this.height = source["height"];
+	        this.notForModel = source["notForModel"];
+	        this.reason = source["reason"];
+	        this.parameter = source["parameter"];
+	        this.tokens = source["tokens"];
+	    }
+	}
+	export class Diagnostic {
+	    file: string;
+	    line: number;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Diagnostic(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.file = source["file"];
+	        this.line = source["line"];
+	        this.message = source["message"];
+	    }
+	}
+	export class FileSlice {
+	    path: string;
+	    exists: boolean;
+	    size: number;
+	    offset: number;
+	    text: string;
+	    eof: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileSlice(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.exists = source["exists"];
+	        this.size = source["size"];
+	        this.offset = source["offset"];
+	        this.text = source["text"];
+	        this.eof = source["eof"];
+	    }
+	}
+	export class IndexStatus {
+	    running: boolean;
+	    phase: string;
+	    files: number;
+	    filesDone: number;
+	    bytes: number;
+	    bytesDone: number;
+	    rateMBs: number;
+	    error: string;
+	    sessions: number;
+	    toolResults: number;
+	    images: number;
+	    spillNotices: number;
+	    diagnostics: number;
+	    lastIndexedAgo: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new IndexStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.running = source["running"];
+	        this.phase = source["phase"];
+	        this.files = source["files"];
+	        this.filesDone = source["filesDone"];
+	        this.bytes = source["bytes"];
+	        this.bytesDone = source["bytesDone"];
+	        this.rateMBs = source["rateMBs"];
+	        this.error = source["error"];
+	        this.sessions = source["sessions"];
+	        this.toolResults = source["toolResults"];
+	        this.images = source["images"];
+	        this.spillNotices = source["spillNotices"];
+	        this.diagnostics = source["diagnostics"];
+	        this.lastIndexedAgo = source["lastIndexedAgo"];
+	    }
+	}
 	export class Root {
 	    harness: string;
 	    path: string;
@@ -52,6 +168,318 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class LinkQuery {
+	    onlyHidden: boolean;
+	    limit: number;
+	    offset: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new LinkQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.onlyHidden = source["onlyHidden"];
+	        this.limit = source["limit"];
+	        this.offset = source["offset"];
+	    }
+	}
+	export class LinkRow {
+	    resultId: number;
+	    sessionId: number;
+	    block: number;
+	    shown: string;
+	    line: string;
+	    reason: string;
+	    parameter: string;
+	    inText: boolean;
+	    tool: string;
+	    project: string;
+	    file: string;
+	    sourceLine: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new LinkRow(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resultId = source["resultId"];
+	        this.sessionId = source["sessionId"];
+	        this.block = source["block"];
+	        this.shown = source["shown"];
+	        this.line = source["line"];
+	        this.reason = source["reason"];
+	        this.parameter = source["parameter"];
+	        this.inText = source["inText"];
+	        this.tool = source["tool"];
+	        this.project = source["project"];
+	        this.file = source["file"];
+	        this.sourceLine = source["sourceLine"];
+	    }
+	}
+	export class TokenFigures {
+	    total: number;
+	    text: number;
+	    images: number;
+	    notice: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new TokenFigures(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.total = source["total"];
+	        this.text = source["text"];
+	        this.images = source["images"];
+	        this.notice = source["notice"];
+	    }
+	}
+	export class Projection {
+	    status: string;
+	    blocks: BlockView[];
+	    notice: string;
+	    omittedBytes: number;
+	    omittedImages: number;
+	    tokens: TokenFigures;
+	    originalTokens: number;
+	    diagnostics: string[];
+	    route: string;
+	    encoding: string;
+	    budget?: number;
+	    completeFile: string;
+	    completeFileBytes: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Projection(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.status = source["status"];
+	        this.blocks = this.convertValues(source["blocks"], BlockView);
+	        this.notice = source["notice"];
+	        this.omittedBytes = source["omittedBytes"];
+	        this.omittedImages = source["omittedImages"];
+	        this.tokens = this.convertValues(source["tokens"], TokenFigures);
+	        this.originalTokens = source["originalTokens"];
+	        this.diagnostics = source["diagnostics"];
+	        this.route = source["route"];
+	        this.encoding = source["encoding"];
+	        this.budget = source["budget"];
+	        this.completeFile = source["completeFile"];
+	        this.completeFileBytes = source["completeFileBytes"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SessionRow {
+	    id: number;
+	    harness: string;
+	    sessionId: string;
+	    agentId: string;
+	    project: string;
+	    model: string;
+	    route: string;
+	    started: string;
+	    ended: string;
+	    file: string;
+	    toolResults: number;
+	    images: number;
+	    spillNotices: number;
+	    textBytes: number;
+	    inputTokens: number;
+	    outputTokens: number;
+	    cacheReadTokens: number;
+	    cacheWriteTokens: number;
+	    estimatedTokens: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionRow(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.harness = source["harness"];
+	        this.sessionId = source["sessionId"];
+	        this.agentId = source["agentId"];
+	        this.project = source["project"];
+	        this.model = source["model"];
+	        this.route = source["route"];
+	        this.started = source["started"];
+	        this.ended = source["ended"];
+	        this.file = source["file"];
+	        this.toolResults = source["toolResults"];
+	        this.images = source["images"];
+	        this.spillNotices = source["spillNotices"];
+	        this.textBytes = source["textBytes"];
+	        this.inputTokens = source["inputTokens"];
+	        this.outputTokens = source["outputTokens"];
+	        this.cacheReadTokens = source["cacheReadTokens"];
+	        this.cacheWriteTokens = source["cacheWriteTokens"];
+	        this.estimatedTokens = source["estimatedTokens"];
+	    }
+	}
+	export class ResultRow {
+	    id: number;
+	    sessionId: number;
+	    callId: string;
+	    tool: string;
+	    time: string;
+	    isError: boolean;
+	    textBytes: number;
+	    images: number;
+	    estimatedTokens: number;
+	    noticeKind: string;
+	    noticePath: string;
+	    noticeFileExists: boolean;
+	    file: string;
+	    line: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResultRow(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.sessionId = source["sessionId"];
+	        this.callId = source["callId"];
+	        this.tool = source["tool"];
+	        this.time = source["time"];
+	        this.isError = source["isError"];
+	        this.textBytes = source["textBytes"];
+	        this.images = source["images"];
+	        this.estimatedTokens = source["estimatedTokens"];
+	        this.noticeKind = source["noticeKind"];
+	        this.noticePath = source["noticePath"];
+	        this.noticeFileExists = source["noticeFileExists"];
+	        this.file = source["file"];
+	        this.line = source["line"];
+	    }
+	}
+	export class ResultDetail {
+	    row: ResultRow;
+	    session: SessionRow;
+	    blocks: BlockView[];
+	    route: string;
+	    encoding: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResultDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.row = this.convertValues(source["row"], ResultRow);
+	        this.session = this.convertValues(source["session"], SessionRow);
+	        this.blocks = this.convertValues(source["blocks"], BlockView);
+	        this.route = source["route"];
+	        this.encoding = source["encoding"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class RetainRequest {
+	    resultId: number;
+	    json: string;
+	    budget?: number;
+	    route: string;
+	    encoding: string;
+	    toolName: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RetainRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resultId = source["resultId"];
+	        this.json = source["json"];
+	        this.budget = source["budget"];
+	        this.route = source["route"];
+	        this.encoding = source["encoding"];
+	        this.toolName = source["toolName"];
+	    }
+	}
+	
+	export class RouteInfo {
+	    name: string;
+	    provider: string;
+	    encoding: string;
+	    hasImages: boolean;
+	    source: string;
+	    note: string;
+	    calculator: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RouteInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.provider = source["provider"];
+	        this.encoding = source["encoding"];
+	        this.hasImages = source["hasImages"];
+	        this.source = source["source"];
+	        this.note = source["note"];
+	        this.calculator = source["calculator"];
+	    }
+	}
+	export class SessionQuery {
+	    harness: string;
+	    search: string;
+	    limit: number;
+	    offset: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.harness = source["harness"];
+	        this.search = source["search"];
+	        this.limit = source["limit"];
+	        this.offset = source["offset"];
+	    }
+	}
 	
 	export class Settings {
 	    language: string;
@@ -63,6 +491,50 @@ export namespace app {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.language = source["language"];
+	    }
+	}
+	export class SweepRequest {
+	    resultId: number;
+	    sessionId: number;
+	    budgets: number[];
+	    route: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SweepRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resultId = source["resultId"];
+	        this.sessionId = source["sessionId"];
+	        this.budgets = source["budgets"];
+	        this.route = source["route"];
+	    }
+	}
+	export class SweepRow {
+	    budget: number;
+	    results: number;
+	    replaced: number;
+	    noticeOnly: number;
+	    preserved: number;
+	    inlineTokens: number;
+	    omittedBytes: number;
+	    omittedImages: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SweepRow(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.budget = source["budget"];
+	        this.results = source["results"];
+	        this.replaced = source["replaced"];
+	        this.noticeOnly = source["noticeOnly"];
+	        this.preserved = source["preserved"];
+	        this.inlineTokens = source["inlineTokens"];
+	        this.omittedBytes = source["omittedBytes"];
+	        this.omittedImages = source["omittedImages"];
 	    }
 	}
 

@@ -13,3 +13,7 @@ export function Info() {
 export function SetLanguage(arg1) {
   return window['go']['app']['App']['SetLanguage'](arg1);
 }
+
+export function Startup(arg1) {
+  return window['go']['app']['App']['Startup'](arg1);
+}

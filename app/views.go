@@ -1,0 +1,230 @@
+package app
+
+// The types below are what the window receives. They are shaped for the
+// screens, not for storage: sessions and retention types are mapped into them
+// by the services, so the TypeScript bindings stay stable when a store
+// column or a core field changes.
+
+// SessionRow is one indexed transcript in the sessions list.
+type SessionRow struct {
+	ID           int64  `json:"id"`
+	Harness      string `json:"harness"`
+	SessionID    string `json:"sessionId"`
+	AgentID      string `json:"agentId"`
+	Project      string `json:"project"`
+	Model        string `json:"model"`
+	Route        string `json:"route"`
+	Started      string `json:"started"`
+	Ended        string `json:"ended"`
+	File         string `json:"file"`
+	ToolResults  int    `json:"toolResults"`
+	Images       int    `json:"images"`
+	SpillNotices int    `json:"spillNotices"`
+	TextBytes    int64  `json:"textBytes"`
+	// Provider-reported usage: authoritative, shown beside estimates.
+	InputTokens      int64 `json:"inputTokens"`
+	OutputTokens     int64 `json:"outputTokens"`
+	CacheReadTokens  int64 `json:"cacheReadTokens"`
+	CacheWriteTokens int64 `json:"cacheWriteTokens"`
+	// EstimatedTokens sums the tool results' text estimates known so far.
+	EstimatedTokens int64 `json:"estimatedTokens"`
+}
+
+// SessionQuery filters the sessions list.
+type SessionQuery struct {
+	Harness string `json:"harness"`
+	Search  string `json:"search"`
+	Limit   int    `json:"limit"`
+	Offset  int    `json:"offset"`
+}
+
+// ResultRow is one tool result in a session's list.
+type ResultRow struct {
+	ID        int64  `json:"id"`
+	SessionID int64  `json:"sessionId"`
+	CallID    string `json:"callId"`
+	Tool      string `json:"tool"`
+	Time      string `json:"time"`
+	IsError   bool   `json:"isError"`
+	TextBytes int64  `json:"textBytes"`
+	Images    int    `json:"images"`
+	// EstimatedTokens is -1 until the token phase has priced this result.
+	EstimatedTokens int64 `json:"estimatedTokens"`
+	// NoticeKind names the spill notice convention found in the text
+	// ("claude-persisted-output", "spillscope", "opencode", ...), empty if none.
+	NoticeKind       string `json:"noticeKind"`
+	NoticePath       string `json:"noticePath"`
+	NoticeFileExists bool   `json:"noticeFileExists"`
+	File             string `json:"file"`
+	Line             int64  `json:"line"`
+}
+
+// BlockView is one content block as a screen shows it. Text is untrusted and
+// is only ever rendered as text.
+type BlockView struct {
+	Index int `json:"index"`
+	// Kind is "text", "image", "link", "stub", "marker", "omitted" (the
+	// [...] marker of a projection) or "notice".
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+	// TextBytes is the block's full size; Text may be shortened for display
+	// when Truncated is set (the full text is read with ReadResultText).
+	TextBytes int64 `json:"textBytes"`
+	Truncated bool  `json:"truncated"`
+	// Cut is "head" or "tail" when a projection cut this text block.
+	Cut string `json:"cut"`
+	// Image fields: a URL the window can load (/attachments/<sha>.<ext>),
+	// the readable path, media type and dimensions.
+	ImageURL    string `json:"imageUrl"`
+	Path        string `json:"path"`
+	MimeType    string `json:"mimeType"`
+	Width       int    `json:"width"`
+	Height      int    `json:"height"`
+	NotForModel bool   `json:"notForModel"`
+	// Link fields: why a URI is not shown, and the matched parameter name.
+	Reason    string `json:"reason"`
+	Parameter string `json:"parameter"`
+	Tokens    int    `json:"tokens"`
+}
+
+// ResultDetail is one tool result read back from its source file.
+type ResultDetail struct {
+	Row      ResultRow   `json:"row"`
+	Session  SessionRow  `json:"session"`
+	Blocks   []BlockView `json:"blocks"`
+	Route    string      `json:"route"`
+	Encoding string      `json:"encoding"`
+}
+
+// RouteInfo describes one pricing route for pickers and labels.
+type RouteInfo struct {
+	Name       string `json:"name"`
+	Provider   string `json:"provider"`
+	Encoding   string `json:"encoding"`
+	HasImages  bool   `json:"hasImages"`
+	Source     string `json:"source"`
+	Note       string `json:"note"`
+	Calculator string `json:"calculator"`
+}
+
+// RetainRequest asks for a projection of one result: an indexed result by
+// ID, or pasted tool-result JSON when ResultID is 0.
+type RetainRequest struct {
+	ResultID int64  `json:"resultId"`
+	JSON     string `json:"json"`
+	// Budget nil means retention disabled.
+	Budget   *int64 `json:"budget"`
+	Route    string `json:"route"`
+	Encoding string `json:"encoding"`
+	ToolName string `json:"toolName"`
+}
+
+// TokenFigures is what the model would see, split by kind.
+type TokenFigures struct {
+	Total  int `json:"total"`
+	Text   int `json:"text"`
+	Images int `json:"images"`
+	Notice int `json:"notice"`
+}
+
+// Projection is the retention decision's outcome, as the window shows it.
+type Projection struct {
+	Status         string       `json:"status"`
+	Blocks         []BlockView  `json:"blocks"`
+	Notice         string       `json:"notice"`
+	OmittedBytes   int64        `json:"omittedBytes"`
+	OmittedImages  int          `json:"omittedImages"`
+	Tokens         TokenFigures `json:"tokens"`
+	OriginalTokens int          `json:"originalTokens"`
+	Diagnostics    []string     `json:"diagnostics"`
+	Route          string       `json:"route"`
+	Encoding       string       `json:"encoding"`
+	Budget         *int64       `json:"budget"`
+	// CompleteFile is the complete result file's text (what a spill would
+	// hold), shortened to CompleteFileShown bytes for display.
+	CompleteFile      string `json:"completeFile"`
+	CompleteFileBytes int64  `json:"completeFileBytes"`
+}
+
+// SweepRequest re-runs retention over many budgets: for one result
+// (ResultID), one session (SessionID), or every indexed result (both 0).
+type SweepRequest struct {
+	ResultID  int64   `json:"resultId"`
+	SessionID int64   `json:"sessionId"`
+	Budgets   []int64 `json:"budgets"`
+	Route     string  `json:"route"`
+}
+
+// SweepRow is one budget's totals, as `spillscope sweep` prints them.
+type SweepRow struct {
+	Budget        int64 `json:"budget"`
+	Results       int   `json:"results"`
+	Replaced      int   `json:"replaced"`
+	NoticeOnly    int   `json:"noticeOnly"`
+	Preserved     int   `json:"preserved"`
+	InlineTokens  int64 `json:"inlineTokens"`
+	OmittedBytes  int64 `json:"omittedBytes"`
+	OmittedImages int   `json:"omittedImages"`
+}
+
+// LinkRow is one link of one indexed tool result, for the reviewers' list.
+// It never carries a redacted URI; Line is set only where the host shows the
+// link's line.
+type LinkRow struct {
+	ResultID  int64  `json:"resultId"`
+	SessionID int64  `json:"sessionId"`
+	Block     int    `json:"block"`
+	Shown     string `json:"shown"`
+	Line      string `json:"line"`
+	Reason    string `json:"reason"`
+	Parameter string `json:"parameter"`
+	// InText marks a URL found inside a text block (it reached the model as
+	// plain text; the policy does not hide those).
+	InText  bool   `json:"inText"`
+	Tool    string `json:"tool"`
+	Project string `json:"project"`
+	File    string `json:"file"`
+	Line1   int64  `json:"sourceLine"`
+}
+
+// LinkQuery filters the links list.
+type LinkQuery struct {
+	OnlyHidden bool `json:"onlyHidden"`
+	Limit      int  `json:"limit"`
+	Offset     int  `json:"offset"`
+}
+
+// IndexStatus is the indexer's progress, polled or pushed as an event.
+type IndexStatus struct {
+	Running        bool    `json:"running"`
+	Phase          string  `json:"phase"`
+	Files          int     `json:"files"`
+	FilesDone      int     `json:"filesDone"`
+	Bytes          int64   `json:"bytes"`
+	BytesDone      int64   `json:"bytesDone"`
+	RateMBs        float64 `json:"rateMBs"`
+	Error          string  `json:"error"`
+	Sessions       int     `json:"sessions"`
+	ToolResults    int     `json:"toolResults"`
+	Images         int     `json:"images"`
+	SpillNotices   int     `json:"spillNotices"`
+	Diagnostics    int     `json:"diagnostics"`
+	LastIndexedAgo string  `json:"lastIndexedAgo"`
+}
+
+// Diagnostic is a bad line or file the indexer skipped.
+type Diagnostic struct {
+	File    string `json:"file"`
+	Line    int64  `json:"line"`
+	Message string `json:"message"`
+}
+
+// FileSlice is part of a spill file or complete result file.
+type FileSlice struct {
+	Path   string `json:"path"`
+	Exists bool   `json:"exists"`
+	Size   int64  `json:"size"`
+	Offset int64  `json:"offset"`
+	Text   string `json:"text"`
+	EOF    bool   `json:"eof"`
+}
