@@ -141,4 +141,3 @@ func ResolveRoots(cfg Config) []Root {
 	}
 	return roots
 }
-
