@@ -1,0 +1,201 @@
+package links
+
+import (
+	"net/url"
+	"strings"
+	"unicode/utf8"
+)
+
+// Reasons a URI is not shown. A reason is a short stable code; the matched
+// parameter's name travels beside it, never its value.
+const (
+	// ReasonUserinfo: the URI names a user (user@ or user:pass@).
+	ReasonUserinfo = "userinfo"
+	// ReasonCredentialParameter: a query, fragment or path parameter with a
+	// value has a name on the credential list.
+	ReasonCredentialParameter = "credential-parameter"
+	// ReasonUnparseable: the URI does not parse even as a relative
+	// reference, so its parts cannot be read.
+	ReasonUnparseable = "unparseable"
+	// ReasonDispositionNever: a reference in the same result marks the URI
+	// disposition "never".
+	ReasonDispositionNever = "disposition-never"
+)
+
+// CheckURI decides whether uri may carry a credential, and so must not be
+// shown. mayCarry is true with a reason (one of the Reason constants) and,
+// for ReasonCredentialParameter, the list's spelling of the matched name.
+//
+// The rule, in order:
+//   - userinfo (user@ or user:pass@ before the host) hides. For the special
+//     schemes (http, https, ws, wss, ftp) the authority is read as browsers
+//     read it: any run of / or \ after the colon, or none.
+//   - a parameter WITH a value whose normalised name (see NormalizeName) is
+//     on the list hides. The query and the fragment are both read as a
+//     query; inside them ?, ; and # may also separate parameters (a route
+//     kept in a fragment, #/reset?token=...; HTML's &amp;), so each is read
+//     with & alone and with &, ?, ; and # as separators, and a hit in either
+//     reading counts. Path parameters after ; (/app;jsessionid=...) are read
+//     too. A name without a value never counts: #token is an anchor.
+//   - a URI that does not parse, even as a relative reference (net/url),
+//     hides; so does one holding a control character, a Unicode line or
+//     paragraph separator, or invalid UTF-8, which no URI holds raw and
+//     which could start a line of its own where the URI is shown.
+//
+// Known limits: a credential carried in a path (a webhook's
+// /api/webhooks/<id>/<token>, a bot token in /bot<token>/) or under a name
+// not on the list is not caught. Callers may add their own detectors on top;
+// none may weaken this rule.
+func CheckURI(uri string) (reason, parameter string, mayCarry bool) {
+	if hasUserinfo(uri) {
+		return ReasonUserinfo, "", true
+	}
+	if p, ok := credentialParam(uri); ok {
+		return ReasonCredentialParameter, p, true
+	}
+	if !parses(uri) {
+		return ReasonUnparseable, "", true
+	}
+	return "", "", false
+}
+
+// parses reports whether uri parses as a URI or relative reference and holds
+// no character that could break the line it is shown in.
+func parses(uri string) bool {
+	for i := 0; i < len(uri); i++ {
+		c := uri[i]
+		if c < 0x20 || c == 0x7f {
+			return false
+		}
+		if c >= 0x80 {
+			r, size := utf8.DecodeRuneInString(uri[i:])
+			if r == utf8.RuneError && size <= 1 || breaksLine(r) {
+				return false
+			}
+			i += size - 1
+		}
+	}
+	_, err := url.Parse(uri)
+	return err == nil
+}
+
+// breaksLine reports runes that render as a line break or are invisible
+// controls (C1 controls, NEL, line and paragraph separators).
+func breaksLine(r rune) bool {
+	return r >= 0x80 && r <= 0x9f || r == 0x2028 || r == 0x2029
+}
+
+// specialSchemes are the schemes whose authority browsers read after any
+// number of slashes or backslashes (WHATWG URL "special schemes").
+func isSpecialScheme(s string) bool {
+	switch strings.ToLower(s) {
+	case "http", "https", "ws", "wss", "ftp":
+		return true
+	}
+	return false
+}
+
+// splitScheme returns the scheme (without ':') and the rest, or "" and uri
+// when uri has no scheme.
+func splitScheme(uri string) (scheme, rest string) {
+	for i := 0; i < len(uri); i++ {
+		c := uri[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.') && i > 0:
+		case c == ':' && i > 0:
+			return uri[:i], uri[i+1:]
+		default:
+			return "", uri
+		}
+	}
+	return "", uri
+}
+
+// hasUserinfo reports a non-empty userinfo before the host.
+func hasUserinfo(uri string) bool {
+	if !containsByte(uri, '@') {
+		return false
+	}
+	scheme, rest := splitScheme(uri)
+	special := isSpecialScheme(scheme)
+	var auth string
+	switch {
+	case special:
+		rest = strings.TrimLeft(rest, `/\`)
+		auth = rest
+	case strings.HasPrefix(rest, "//"):
+		auth = rest[2:]
+	default:
+		return false
+	}
+	end := len(auth)
+	for i := 0; i < len(auth); i++ {
+		c := auth[i]
+		if c == '/' || c == '?' || c == '#' || special && c == '\\' {
+			end = i
+			break
+		}
+	}
+	auth = auth[:end]
+	at := strings.LastIndexByte(auth, '@')
+	return at > 0
+}
+
+// credentialParam finds the first listed parameter with a value in uri's
+// path parameters, query or fragment.
+func credentialParam(uri string) (string, bool) {
+	hier, query, fragment := uri, "", ""
+	hasQuery, hasFragment := false, false
+	if i := strings.IndexByte(hier, '#'); i >= 0 {
+		hier, fragment, hasFragment = hier[:i], hier[i+1:], true
+	}
+	if i := strings.IndexByte(hier, '?'); i >= 0 {
+		hier, query, hasQuery = hier[:i], hier[i+1:], true
+	}
+	if i := strings.IndexByte(hier, ';'); i >= 0 {
+		if p, ok := scanParams(hier[i+1:], ";"); ok {
+			return p, true
+		}
+	}
+	if hasQuery {
+		if p, ok := readComponent(query); ok {
+			return p, true
+		}
+	}
+	if hasFragment {
+		if p, ok := readComponent(fragment); ok {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// readComponent reads a query (or a fragment read as one) both ways.
+func readComponent(s string) (string, bool) {
+	if p, ok := scanParams(s, "&?;#"); ok {
+		return p, true
+	}
+	return scanParams(s, "&")
+}
+
+// scanParams splits s on any of seps and reports the first part name=value
+// with a non-empty value whose name is listed.
+func scanParams(s, seps string) (string, bool) {
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && strings.IndexByte(seps, s[i]) < 0 {
+			continue
+		}
+		part := s[start:i]
+		start = i + 1
+		eq := strings.IndexByte(part, '=')
+		if eq < 0 || eq == len(part)-1 {
+			continue
+		}
+		if name, ok := credentialName(part[:eq]); ok {
+			return name, true
+		}
+	}
+	return "", false
+}
