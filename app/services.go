@@ -3,6 +3,11 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
+
+	"spillscope/retention"
+	"spillscope/retention/imagecost"
+	"spillscope/retention/links"
 )
 
 // errPending marks a service method whose domain package has not been wired
@@ -52,8 +57,26 @@ type Retention struct {
 // NewRetention builds the Retention service.
 func NewRetention(cfg Config) *Retention { return &Retention{cfg: cfg} }
 
-// Routes lists the pricing routes.
-func (r *Retention) Routes() ([]RouteInfo, error) { return nil, errPending }
+// Routes lists the pricing routes, priced ones first in the core's order.
+func (r *Retention) Routes() ([]RouteInfo, error) {
+	routes := imagecost.Routes()
+	out := make([]RouteInfo, 0, len(routes))
+	for _, rt := range routes {
+		out = append(out, routeInfo(rt))
+	}
+	return out, nil
+}
+
+func routeInfo(rt imagecost.Route) RouteInfo {
+	calc := rt.Name
+	if !rt.Priced() {
+		calc = "none"
+	}
+	return RouteInfo{
+		Name: rt.Name, Provider: rt.Provider, Encoding: rt.Encoding, HasImages: rt.Priced(),
+		Source: rt.Source, Note: rt.Note, Calculator: calc,
+	}
+}
 
 // Retain runs the decision on one result at one budget and route.
 func (r *Retention) Retain(req RetainRequest) (Projection, error) { return Projection{}, errPending }
@@ -73,4 +96,18 @@ func NewLinks(cfg Config) *Links { return &Links{cfg: cfg} }
 func (l *Links) List(q LinkQuery) ([]LinkRow, error) { return nil, errPending }
 
 // Check classifies one URI as a tool result's resource_link would be shown.
-func (l *Links) Check(uri string) (LinkRow, error) { return LinkRow{}, errPending }
+// The URI itself is never echoed back when it may carry a credential.
+func (l *Links) Check(uri string) (LinkRow, error) {
+	if len(uri) > maxCheckedURI {
+		return LinkRow{}, fmt.Errorf("app: URI is %d bytes, more than %d", len(uri), maxCheckedURI)
+	}
+	d := links.LinkLine(retention.Block{Type: retention.TypeResourceLink, URI: uri, Name: "checked"})
+	row := LinkRow{Reason: d.Reason, Parameter: d.Parameter, Line: d.Line, Shown: "stub"}
+	if d.Shown {
+		row.Shown = "line"
+	}
+	return row, nil
+}
+
+// maxCheckedURI bounds what the check box accepts; no real link is longer.
+const maxCheckedURI = 64 << 10

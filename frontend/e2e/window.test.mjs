@@ -51,3 +51,14 @@ test('the production window opens and renders the app', async () => {
   assert.ok(size[0] >= 900 && size[1] >= 560, `window too small: ${size}`);
   console.log(`window ${wid}: ${colours} colours, screenshot at ${shot}`);
 });
+
+test('a subcommand runs headless: no display, no GTK', () => {
+  const bin = binary('build/bin/spillscope', 'make build');
+  const env = { ...process.env };
+  delete env.DISPLAY;
+  delete env.WAYLAND_DISPLAY;
+  const out = execFileSync(bin, ['version'], { env }).toString().trim();
+  assert.match(out, /^\d+\.\d+\.\d+/);
+  const help = execFileSync(bin, ['-h'], { env }).toString();
+  assert.match(help, /retain/);
+});
