@@ -1,0 +1,279 @@
+package sessions
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// The read side used by the window: lists and lookups over what the indexer
+// wrote. Kept apart from the indexer's writes so each stays readable.
+
+// SessionSummary is one indexed transcript with its totals.
+type SessionSummary struct {
+	ID           int64
+	Harness      string
+	SessionID    string
+	AgentID      string
+	Project      string
+	Cwd          string
+	Model        string
+	Route        string
+	Started      string
+	Ended        string
+	File         string
+	ToolResults  int
+	Images       int
+	SpillNotices int
+	TextBytes    int64
+	Input        int64
+	CacheRead    int64
+	CacheWrite   int64
+	Output       int64
+	Reasoning    int64
+	// EstTokens sums the results' estimates priced so far.
+	EstTokens int64
+}
+
+// SessionFilter narrows BrowseSessions. Search matches project, model,
+// session id and file path (case-insensitive substring).
+type SessionFilter struct {
+	Harness string
+	Search  string
+	Limit   int
+	Offset  int
+}
+
+const sessionSelect = `SELECT s.id, s.harness, s.session_id, s.agent_id, s.project, s.cwd, s.model, s.route,
+	s.started_at, s.ended_at, f.path, s.tool_results, s.tool_result_images, s.spill_notices,
+	COALESCE((SELECT SUM(r.text_bytes) FROM tool_results r WHERE r.session_id = s.id), 0),
+	s.input_tokens, s.cache_read_tokens, s.cache_write_tokens, s.output_tokens, s.reasoning_tokens,
+	COALESCE((SELECT SUM(r.est_tokens) FROM tool_results r WHERE r.session_id = s.id), 0)
+FROM sessions s JOIN files f ON f.id = s.file_id`
+
+func scanSession(sc interface{ Scan(...any) error }) (SessionSummary, error) {
+	var s SessionSummary
+	err := sc.Scan(&s.ID, &s.Harness, &s.SessionID, &s.AgentID, &s.Project, &s.Cwd, &s.Model, &s.Route,
+		&s.Started, &s.Ended, &s.File, &s.ToolResults, &s.Images, &s.SpillNotices, &s.TextBytes,
+		&s.Input, &s.CacheRead, &s.CacheWrite, &s.Output, &s.Reasoning, &s.EstTokens)
+	return s, err
+}
+
+// BrowseSessions lists sessions, newest first.
+func (d *DB) BrowseSessions(ctx context.Context, f SessionFilter) ([]SessionSummary, error) {
+	limit := f.Limit
+	if limit <= 0 || limit > 5000 {
+		limit = 500
+	}
+	like := "%" + strings.ToLower(f.Search) + "%"
+	rows, err := d.db.QueryContext(ctx, sessionSelect+`
+WHERE (? = '' OR s.harness = ?)
+  AND (? = '%%' OR lower(s.project) LIKE ? OR lower(s.model) LIKE ? OR lower(s.session_id) LIKE ? OR lower(f.path) LIKE ?)
+ORDER BY s.started_at DESC, s.id DESC LIMIT ? OFFSET ?`,
+		f.Harness, f.Harness, like, like, like, like, like, limit, max(f.Offset, 0))
+	if err != nil {
+		return nil, fmt.Errorf("sessions: list sessions: %w", err)
+	}
+	defer rows.Close()
+	var out []SessionSummary
+	for rows.Next() {
+		s, err := scanSession(rows)
+		if err != nil {
+			return nil, fmt.Errorf("sessions: list sessions: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// SessionByID returns one session's summary.
+func (d *DB) SessionByID(ctx context.Context, id int64) (SessionSummary, error) {
+	s, err := scanSession(d.db.QueryRowContext(ctx, sessionSelect+` WHERE s.id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return s, fmt.Errorf("%w: session %d", ErrNotFound, id)
+	}
+	if err != nil {
+		return s, fmt.Errorf("sessions: session %d: %w", id, err)
+	}
+	return s, nil
+}
+
+// ResultSummary is one tool result's row: metadata and where it lives.
+type ResultSummary struct {
+	ID        int64
+	SessionID int64
+	CallID    string
+	Tool      string
+	At        string
+	IsError   bool
+	TextBytes int64
+	Images    int
+	Blocks    int
+	// EstTokens is -1 until the token phase priced the result.
+	EstTokens     int64
+	EstRoute      string
+	SpillKind     string
+	SpillPath     string
+	SpillResolved string
+	SpillExists   bool
+	File          string
+	Offset        int64
+	Length        int64
+	Line          int64
+	Index         int
+}
+
+const resultSelect = `SELECT r.id, r.session_id, r.call_id, r.tool_name, r.at, r.is_error, r.text_bytes, r.image_count,
+	r.block_count, COALESCE(r.est_tokens, -1), COALESCE(r.est_route, ''), COALESCE(r.spill_kind, ''),
+	COALESCE(r.spill_path, ''), COALESCE(r.spill_resolved, ''), COALESCE(r.spill_exists, 0), f.path,
+	r.src_offset, r.src_length, r.src_line, r.src_index
+FROM tool_results r JOIN files f ON f.id = r.file_id`
+
+func scanResult(sc interface{ Scan(...any) error }) (ResultSummary, error) {
+	var r ResultSummary
+	err := sc.Scan(&r.ID, &r.SessionID, &r.CallID, &r.Tool, &r.At, &r.IsError, &r.TextBytes, &r.Images,
+		&r.Blocks, &r.EstTokens, &r.EstRoute, &r.SpillKind, &r.SpillPath, &r.SpillResolved, &r.SpillExists,
+		&r.File, &r.Offset, &r.Length, &r.Line, &r.Index)
+	return r, err
+}
+
+// BrowseResults lists a session's tool results in file order; sessionID 0
+// lists every result (for sweeps over the whole index).
+func (d *DB) BrowseResults(ctx context.Context, sessionID int64) ([]ResultSummary, error) {
+	rows, err := d.db.QueryContext(ctx, resultSelect+`
+WHERE (? = 0 OR r.session_id = ?) ORDER BY r.session_id, r.src_offset, r.src_index`, sessionID, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: list results: %w", err)
+	}
+	defer rows.Close()
+	var out []ResultSummary
+	for rows.Next() {
+		r, err := scanResult(rows)
+		if err != nil {
+			return nil, fmt.Errorf("sessions: list results: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// ResultByID returns one tool result's row.
+func (d *DB) ResultByID(ctx context.Context, id int64) (ResultSummary, error) {
+	r, err := scanResult(d.db.QueryRowContext(ctx, resultSelect+` WHERE r.id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, fmt.Errorf("%w: tool result %d", ErrNotFound, id)
+	}
+	if err != nil {
+		return r, fmt.Errorf("sessions: tool result %d: %w", id, err)
+	}
+	return r, nil
+}
+
+// AttachmentRef is an image stored for one block of a result.
+type AttachmentRef struct {
+	Block     int
+	SHA256    string
+	MediaType string
+	Ext       string
+	Width     int
+	Height    int
+	Bytes     int64
+}
+
+// FileName is the attachment's name in the attachment store.
+func (a AttachmentRef) FileName() string { return a.SHA256 + "." + a.Ext }
+
+// ResultAttachments lists the images stored for a result, by block index.
+func (d *DB) ResultAttachments(ctx context.Context, resultID int64) ([]AttachmentRef, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT ra.block_index, a.sha256, a.media_type, a.ext, a.width, a.height, a.bytes
+FROM result_attachments ra JOIN attachments a ON a.sha256 = ra.sha256
+WHERE ra.result_id = ? ORDER BY ra.block_index`, resultID)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: attachments of %d: %w", resultID, err)
+	}
+	defer rows.Close()
+	var out []AttachmentRef
+	for rows.Next() {
+		var a AttachmentRef
+		if err := rows.Scan(&a.Block, &a.SHA256, &a.MediaType, &a.Ext, &a.Width, &a.Height, &a.Bytes); err != nil {
+			return nil, fmt.Errorf("sessions: attachments of %d: %w", resultID, err)
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// LinkSummary is one link of an indexed result. It never holds a URI.
+type LinkSummary struct {
+	ResultID  int64
+	SessionID int64
+	Block     int
+	Shown     string
+	Reason    string
+	Parameter string
+	Tool      string
+	Project   string
+	File      string
+	Line      int64
+}
+
+// BrowseLinks lists links, hidden ones first when onlyHidden is false.
+func (d *DB) BrowseLinks(ctx context.Context, onlyHidden bool, limit, offset int) ([]LinkSummary, error) {
+	if limit <= 0 || limit > 10000 {
+		limit = 1000
+	}
+	rows, err := d.db.QueryContext(ctx, `SELECT l.result_id, r.session_id, l.block_index, l.shown, l.reason, l.parameter,
+	r.tool_name, s.project, f.path, r.src_line
+FROM links l JOIN tool_results r ON r.id = l.result_id JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id
+WHERE (? = 0 OR l.reason <> '')
+ORDER BY (l.reason = '') , l.result_id, l.block_index LIMIT ? OFFSET ?`, onlyHidden, limit, max(offset, 0))
+	if err != nil {
+		return nil, fmt.Errorf("sessions: list links: %w", err)
+	}
+	defer rows.Close()
+	var out []LinkSummary
+	for rows.Next() {
+		var l LinkSummary
+		if err := rows.Scan(&l.ResultID, &l.SessionID, &l.Block, &l.Shown, &l.Reason, &l.Parameter, &l.Tool, &l.Project, &l.File, &l.Line); err != nil {
+			return nil, fmt.Errorf("sessions: list links: %w", err)
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// BrowseDiagnostics lists what the indexer could not read, newest files first.
+func (d *DB) BrowseDiagnostics(ctx context.Context, limit int) ([]Diagnostic, error) {
+	if limit <= 0 || limit > 10000 {
+		limit = 1000
+	}
+	rows, err := d.db.QueryContext(ctx, `SELECT f.path, dg.line, dg.message FROM diagnostics dg JOIN files f ON f.id = dg.file_id
+ORDER BY f.path, dg.line LIMIT ?`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: list diagnostics: %w", err)
+	}
+	defer rows.Close()
+	var out []Diagnostic
+	for rows.Next() {
+		var dg Diagnostic
+		if err := rows.Scan(&dg.File, &dg.Line, &dg.Message); err != nil {
+			return nil, fmt.Errorf("sessions: list diagnostics: %w", err)
+		}
+		out = append(out, dg)
+	}
+	return out, rows.Err()
+}
+
+// KnownSpillFile reports whether path is a spill file some indexed result
+// names (as resolved on disk), so the window reads only files the index
+// points at.
+func (d *DB) KnownSpillFile(ctx context.Context, path string) (bool, error) {
+	var n int
+	err := d.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM tool_results WHERE spill_resolved = ? OR spill_path = ?`, path, path).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("sessions: spill file lookup: %w", err)
+	}
+	return n > 0, nil
+}
