@@ -7,7 +7,7 @@ GO_TAGS_DEV := dev,webkit2_41,sqlite_fts5
 FRONTEND_SRC := $(shell find frontend/src frontend/public frontend/index.html frontend/vite.config.ts frontend/package.json -type f 2>/dev/null)
 GO_SRC := $(shell find . -name '*.go' -not -path './frontend/*' 2>/dev/null) go.mod go.sum
 SAMPLE_DIR := tmp/sample
-SAMPLE_DATA := tmp/sample-data
+SAMPLE_DATA := $(CURDIR)/tmp/sample-data
 
 .PHONY: deps run test test-go test-frontend test-e2e build app-dev bindings bench clean
 
@@ -38,8 +38,8 @@ run: deps build/bin/spillscope
 	  echo "make run: no display (DISPLAY/WAYLAND_DISPLAY unset); run it from a desktop session or under xvfb-run" >&2; exit 1; fi
 	@mkdir -p tmp
 	@if [ ! -d $(SAMPLE_DIR) ]; then build/bin/spillscope sample --out $(SAMPLE_DIR) >/dev/null || rm -rf $(SAMPLE_DIR); fi
-	@if [ -d $(SAMPLE_DIR) ]; then SPILLSCOPE_DATA_DIR=$(SAMPLE_DATA) build/bin/spillscope index $(SAMPLE_DIR) >/dev/null || true; fi
-	SPILLSCOPE_ROOTS=$(SAMPLE_DIR) SPILLSCOPE_DATA_DIR=$(SAMPLE_DATA) build/bin/spillscope
+	@if [ -d $(SAMPLE_DIR) ]; then XDG_DATA_HOME=$(SAMPLE_DATA) build/bin/spillscope index $(SAMPLE_DIR) >/dev/null || true; fi
+	SPILLSCOPE_ROOTS=$(CURDIR)/$(SAMPLE_DIR) XDG_DATA_HOME=$(SAMPLE_DATA) build/bin/spillscope
 
 test: deps test-go test-frontend test-e2e
 

@@ -9,6 +9,7 @@ import (
 	"embed"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/mattn/go-isatty"
 	"github.com/wailsapp/wails/v2"
@@ -59,7 +60,10 @@ func runWindow() error {
 		MinWidth:         900,
 		MinHeight:        560,
 		BackgroundColour: &options.RGBA{R: 248, G: 249, B: 251, A: 255},
-		AssetServer:      &assetserver.Options{Assets: assets},
+		AssetServer: &assetserver.Options{
+			Assets:  assets,
+			Handler: app.AttachmentHandler{Dir: filepath.Join(cfg.DataDir, "attachments")},
+		},
 		OnStartup: func(ctx context.Context) {
 			appSvc.Startup(ctx)
 			sessionsSvc.Startup(ctx)
