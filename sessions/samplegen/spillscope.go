@@ -1,0 +1,213 @@
+package samplegen
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"spillscope/retention"
+)
+
+// retainedPart is one block of a tool result written to the spillscope
+// layout: text, or an image already stored as an attachment.
+type retainedPart struct {
+	text          string
+	png           []byte
+	path          string
+	width, height int
+}
+
+const omissionMarker = "[...]"
+
+// spillNotice is the project's notice. The byte-only form is the historical
+// one; with omitted images it also names their count and how to view one.
+func spillNotice(omittedBytes int64, omittedImages int, path string) string {
+	if omittedImages == 0 {
+		return fmt.Sprintf("(Omitted %d bytes. Full formatted result stored at: %s. Use read with offset/limit, or grep this path to search within it.)", omittedBytes, path)
+	}
+	noun := "images"
+	if omittedImages == 1 {
+		noun = "image"
+	}
+	return fmt.Sprintf("(Omitted %d bytes and %d %s. Full formatted result stored at: %s. Use read with offset/limit, or grep this path to search within it; read an image path listed there to view that image.)", omittedBytes, omittedImages, noun, path)
+}
+
+// writeSpillscope writes two records of spillscope's own spill layout
+// (DIR/<id>.txt, DIR/attachments/<sha256>.png, DIR/<id>.retained.json) the
+// way `spillscope retain --spill-dir` lays them out: a text-only result cut
+// at a 2000-token budget, and a result whose two screenshots were omitted.
+func (g *gen) writeSpillscope(index int) error {
+	r := g.rng(5, index)
+	var c Counts
+	dir := filepath.Join(g.root, "spillscope")
+	created := baseTime.Add(time.Duration(index)*24*time.Hour + 5*time.Hour)
+
+	if err := g.writeRetained(dir, created, "Bash", 2000, []retainedPart{{text: genText(r, kindLog, 60<<10)}}, &c); err != nil {
+		return err
+	}
+	parts := []retainedPart{{text: genText(r, kindProse, 10<<10)}}
+	for i := 0; i < 2; i++ {
+		png, w, h, err := screenshot(r, g.opts.ScreenshotBytes)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, retainedPart{png: png, width: w, height: h})
+	}
+	parts = append(parts, retainedPart{text: genText(r, kindCode, 15<<10)})
+	if err := g.writeRetained(dir, created.Add(time.Minute), "mcp__playwright__browser_snapshot", 3000, parts, &c); err != nil {
+		return err
+	}
+	g.m.addHarness(HarnessSpillscope, c)
+	return nil
+}
+
+// writeRetained writes one record. The cut follows the retention contract
+// in outline (notice and marker reserved, the rest split between a head and a
+// tail cut on code points, everything between omitted); the record is test
+// data for the indexer, not a second implementation of the policy.
+func (g *gen) writeRetained(dir string, created time.Time, tool string, budget int, parts []retainedPart, c *Counts) error {
+	const enc = retention.DefaultEncoding
+	// The input as stdin carried it (images as base64) names the record.
+	var stdin []any
+	for _, p := range parts {
+		if p.png != nil {
+			stdin = append(stdin, o("type", "image", "mimeType", "image/png", "data", base64.StdEncoding.EncodeToString(p.png)))
+		} else {
+			stdin = append(stdin, o("type", "text", "text", p.text))
+		}
+	}
+	sum := sha256.Sum256(appendJSON(nil, o("content", stdin, "isError", false)))
+	id := hex.EncodeToString(sum[:])[:16]
+	spillPath := filepath.Join(dir, id+".txt")
+
+	// Attachments first: the complete file and the input name their paths.
+	var input []any
+	var complete strings.Builder
+	var totalText int64
+	images := 0
+	for i := range parts {
+		p := &parts[i]
+		if p.png == nil {
+			input = append(input, o("type", "text", "text", p.text))
+			complete.WriteString(p.text)
+			totalText += int64(len(p.text))
+			continue
+		}
+		s := sha256.Sum256(p.png)
+		p.path = filepath.Join(dir, "attachments", hex.EncodeToString(s[:])+".png")
+		if err := g.writeFile(p.path, p.png); err != nil {
+			return err
+		}
+		images++
+		input = append(input, o("type", "image", "mimeType", "image/png", "path", p.path))
+		fmt.Fprintf(&complete, "\n[image: %s (image/png, %dx%d)]\n", p.path, p.width, p.height)
+	}
+	if err := g.writeFile(spillPath, []byte(complete.String())); err != nil {
+		return err
+	}
+
+	// Head from the first text block, tail from the last; every image sits
+	// between them and is omitted.
+	first, last := parts[0].text, parts[len(parts)-1].text
+	longest := spillNotice(totalText, images, spillPath)
+	reserve, err := retention.CountTokens(enc, longest+omissionMarker)
+	if err != nil {
+		return fmt.Errorf("samplegen: %w", err)
+	}
+	half := (budget - reserve) / 2
+	head, err := fitPrefix(first, half)
+	if err != nil {
+		return err
+	}
+	tail, err := fitSuffix(last, budget-reserve-half)
+	if err != nil {
+		return err
+	}
+	if len(parts) == 1 && len(head)+len(tail) > len(first) {
+		tail = first[len(head):]
+	}
+	omitted := totalText - int64(len(head)) - int64(len(tail))
+	notice := spillNotice(omitted, images, spillPath)
+	var tk [4]int
+	for i, s := range []string{head, tail, omissionMarker, notice} {
+		if tk[i], err = retention.CountTokens(enc, s); err != nil {
+			return fmt.Errorf("samplegen: %w", err)
+		}
+	}
+	original, err := retention.CountTokens(enc, complete.String())
+	if err != nil {
+		return fmt.Errorf("samplegen: %w", err)
+	}
+	textTokens := tk[0] + tk[1] + tk[2]
+	outcome := o("status", "replaced",
+		"content", []any{o("type", "text", "text", head), o("type", "text", "text", omissionMarker), o("type", "text", "text", tail), o("type", "text", "text", notice)},
+		"notice", notice, "omittedBytes", omitted, "omittedImages", images,
+		"tokens", o("total", textTokens+tk[3], "text", textTokens, "images", 0, "notice", tk[3]),
+		"originalTokens", original, "spillPath", spillPath, "diagnostics", []any{})
+	rec := o("version", 1, "createdAt", created.Format(time.RFC3339), "toolName", tool, "budget", budget,
+		"route", "anthropic", "encoding", enc, "input", o("content", input, "isError", false), "outcome", outcome)
+	if err := g.writeFile(filepath.Join(dir, id+".retained.json"), append(appendJSONIndent(nil, rec, "  ", 0), '\n')); err != nil {
+		return err
+	}
+	c.Files++
+	c.Sessions++
+	c.ToolResults++
+	c.ToolResultImages += images
+	c.addNotice(NoticeSpillscope, true)
+	return nil
+}
+
+// fitPrefix is the longest prefix of s, cut on a code point, whose estimate
+// is at most budget tokens.
+func fitPrefix(s string, budget int) (string, error) {
+	// A token is rarely more than 16 bytes, so longer prefixes need no test.
+	limit := min(len(s), budget*16+16)
+	cuts := []int{0}
+	for i := range s[:limit] {
+		if i > 0 {
+			cuts = append(cuts, i)
+		}
+	}
+	if limit == len(s) {
+		cuts = append(cuts, len(s))
+	}
+	n, err := bestCut(len(cuts), budget, func(k int) string { return s[:cuts[k]] })
+	return s[:cuts[n]], err
+}
+
+// fitSuffix is fitPrefix from the end.
+func fitSuffix(s string, budget int) (string, error) {
+	limit := min(len(s), budget*16+16)
+	cuts := []int{len(s)}
+	for i := len(s) - 1; i >= len(s)-limit; i-- {
+		if utf8.RuneStart(s[i]) {
+			cuts = append(cuts, i)
+		}
+	}
+	n, err := bestCut(len(cuts), budget, func(k int) string { return s[cuts[k]:] })
+	return s[cuts[n]:], err
+}
+
+// bestCut is the largest k < n with text(k) within budget; text(0) is empty
+// and the estimate grows with k.
+func bestCut(n, budget int, text func(int) string) (int, error) {
+	lo, hi := 0, n-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		t, err := retention.CountTokens(retention.DefaultEncoding, text(mid))
+		if err != nil {
+			return 0, fmt.Errorf("samplegen: %w", err)
+		}
+		if t <= budget {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo, nil
+}
