@@ -1,0 +1,302 @@
+package sessions
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"spillscope/retention"
+)
+
+// claudeTypes are the top-level line types Claude Code writes; anything else
+// is reported once per line as unknown but never stops the file.
+var claudeTypes = map[string]bool{
+	"user": true, "assistant": true, "system": true, "summary": true, "progress": true,
+	"file-history-snapshot": true, "queue-operation": true, "attachment": true,
+	"permission-mode": true, "custom-title": true, "ai-title": true, "agent-name": true,
+	"last-prompt": true, "pr-link": true, "agent-setting": true, "bridge-session": true,
+	"worktree-state": true,
+}
+
+// claudeSkip are types whose lines carry nothing the index keeps. progress
+// lines embed copies of subagent messages: reading them would count tool
+// results and usage twice.
+var claudeSkip = map[string]bool{
+	"progress": true, "file-history-snapshot": true, "queue-operation": true, "summary": true,
+}
+
+// ClaudeReader reads Claude Code transcript lines. It remembers tool_use ids
+// so a tool_result gets its tool's name.
+type ClaudeReader struct {
+	// Names maps tool_use ids to tool names; seed it when resuming a file.
+	Names map[string]string
+}
+
+// ReadLine reads one line into p. Bad lines become diagnostics.
+func (c *ClaudeReader) ReadLine(l Line, p *Parsed) {
+	b := l.Bytes
+	if skipWS(b, 0) == len(b) {
+		return
+	}
+	if c.Names == nil {
+		c.Names = map[string]string{}
+	}
+	var typ, ts, reqID string
+	var msg []byte
+	var info struct{ sid, agent, cwd string }
+	stopped, err := wholeObject(b, func(k []byte, vs, ve int) bool {
+		v := b[vs:ve]
+		switch string(k) {
+		case "type":
+			typ, _ = str(v)
+			if claudeSkip[typ] {
+				return false
+			}
+		case "timestamp":
+			ts, _ = str(v)
+		case "sessionId":
+			info.sid, _ = str(v)
+		case "agentId":
+			info.agent, _ = str(v)
+		case "cwd":
+			info.cwd, _ = str(v)
+		case "requestId":
+			reqID, _ = str(v)
+		case "message":
+			msg = v
+		}
+		return true
+	})
+	if err != nil && !stopped {
+		p.diag(l.Number, fmt.Sprintf("not a JSON object (%s)", lineStart(b)))
+		return
+	}
+	if typ == "" {
+		p.diag(l.Number, `line has no "type"`)
+		return
+	}
+	if !claudeTypes[typ] {
+		p.diag(l.Number, fmt.Sprintf("unknown line type %q", typ))
+		return
+	}
+	if claudeSkip[typ] {
+		return
+	}
+	s := &p.Session
+	if s.ID == "" && info.sid != "" {
+		s.ID = info.sid
+	}
+	if s.AgentID == "" && info.agent != "" {
+		s.AgentID = info.agent
+	}
+	if info.cwd != "" {
+		if s.Cwd == "" {
+			s.Cwd = info.cwd
+		}
+		if s.Project == "" {
+			s.Project = info.cwd
+		}
+	}
+	p.seeTime(ts)
+	if msg == nil {
+		return
+	}
+	switch typ {
+	case "assistant":
+		c.assistant(l, msg, reqID, p)
+	case "user":
+		c.user(l, msg, ts, p)
+	}
+}
+
+func (c *ClaudeReader) assistant(l Line, msg []byte, reqID string, p *Parsed) {
+	var id, model string
+	var content, usage []byte
+	_, _, err := eachField(msg, 0, func(k []byte, vs, ve int) bool {
+		switch string(k) {
+		case "id":
+			id, _ = str(msg[vs:ve])
+		case "model":
+			model, _ = str(msg[vs:ve])
+		case "content":
+			content = msg[vs:ve]
+		case "usage":
+			usage = msg[vs:ve]
+		}
+		return true
+	})
+	if err != nil {
+		p.diag(l.Number, "assistant message is not a JSON object")
+		return
+	}
+	if model != "" && model != "<synthetic>" {
+		p.Session.Model = model
+	}
+	if len(content) > 0 && content[0] == '[' {
+		_, err := eachItem(content, 0, func(_, vs, ve int) bool {
+			it := content[vs:ve]
+			if t, _ := field(it, "type"); string(t) != `"tool_use"` {
+				return true
+			}
+			var tid, name string
+			eachField(it, 0, func(k []byte, vs, ve int) bool {
+				switch string(k) {
+				case "id":
+					tid, _ = str(it[vs:ve])
+				case "name":
+					name, _ = str(it[vs:ve])
+				}
+				return true
+			})
+			c.Names[tid] = name
+			p.addCall(tid, name)
+			return true
+		})
+		if err != nil {
+			p.diag(l.Number, "assistant content is not a JSON array")
+		}
+	}
+	if len(usage) > 0 && usage[0] == '{' {
+		key := id + "|" + reqID
+		if id == "" && reqID == "" {
+			key = fmt.Sprintf("line:%d", l.Number)
+		}
+		u := Usage{Key: key}
+		eachField(usage, 0, func(k []byte, vs, ve int) bool {
+			v := usage[vs:ve]
+			switch string(k) {
+			case "input_tokens":
+				u.Input = num(v)
+			case "output_tokens":
+				u.Output = num(v)
+			case "cache_read_input_tokens":
+				u.CacheRead = num(v)
+			case "cache_creation_input_tokens":
+				u.CacheWrite = num(v)
+			}
+			return true
+		})
+		p.addUsage(u)
+	}
+}
+
+func (c *ClaudeReader) user(l Line, msg []byte, ts string, p *Parsed) {
+	content, ok := field(msg, "content")
+	if !ok || len(content) == 0 || content[0] != '[' {
+		return
+	}
+	_, err := eachItem(content, 0, func(idx, vs, ve int) bool {
+		it := content[vs:ve]
+		var typ, callID string
+		var inner []byte
+		var isErr bool
+		eachField(it, 0, func(k []byte, vs, ve int) bool {
+			v := it[vs:ve]
+			switch string(k) {
+			case "type":
+				typ, _ = str(v)
+			case "tool_use_id":
+				callID, _ = str(v)
+			case "content":
+				inner = v
+			case "is_error":
+				isErr = isTrue(v)
+			}
+			return true
+		})
+		if typ != "tool_result" {
+			return true
+		}
+		r := ToolResult{
+			CallID: callID, ToolName: c.Names[callID], Time: ts, IsError: isErr,
+			Offset: l.Offset, Length: l.Length, Line: l.Number, Index: idx,
+		}
+		blocks, bad := claudeBlocks(inner)
+		r.Blocks = blocks
+		for _, m := range bad {
+			p.diag(l.Number, fmt.Sprintf("tool result %s: %s", callID, m))
+		}
+		p.addResult(r)
+		return true
+	})
+	if err != nil {
+		p.diag(l.Number, "user content is not a JSON array")
+	}
+}
+
+// claudeBlocks converts a tool_result's content (string or block array) to
+// retention blocks. Claude's image blocks carry {source:{media_type,data}};
+// they become MCP-shaped images with base64 Data.
+func claudeBlocks(v []byte) (blocks []retention.Block, problems []string) {
+	if len(v) == 0 || string(v) == "null" {
+		return nil, nil
+	}
+	if v[0] == '"' {
+		s, ok := str(v)
+		if !ok {
+			return nil, []string{"content string does not decode"}
+		}
+		return []retention.Block{{Type: retention.TypeText, Text: s}}, nil
+	}
+	if v[0] != '[' {
+		return nil, []string{"content is neither a string nor an array"}
+	}
+	_, err := eachItem(v, 0, func(i, vs, ve int) bool {
+		it := v[vs:ve]
+		var typ, text string
+		var source []byte
+		eachField(it, 0, func(k []byte, vs, ve int) bool {
+			switch string(k) {
+			case "type":
+				typ, _ = str(it[vs:ve])
+			case "text":
+				text, _ = str(it[vs:ve])
+			case "source":
+				source = it[vs:ve]
+			}
+			return true
+		})
+		switch typ {
+		case "text":
+			blocks = append(blocks, retention.Block{Type: retention.TypeText, Text: text})
+		case "image":
+			b := retention.Block{Type: retention.TypeImage}
+			if source != nil {
+				eachField(source, 0, func(k []byte, vs, ve int) bool {
+					switch string(k) {
+					case "media_type":
+						b.MimeType, _ = str(source[vs:ve])
+					case "data":
+						b.Data, _ = str(source[vs:ve])
+					}
+					return true
+				})
+			}
+			if b.Data == "" {
+				problems = append(problems, fmt.Sprintf("image block %d has no base64 data", i))
+			}
+			blocks = append(blocks, b)
+		default:
+			b, err := retention.ParseBlock(json.RawMessage(it))
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("block %d: %v", i, err))
+				b = retention.Block{Type: "invalid", Raw: append(json.RawMessage(nil), it...)}
+			}
+			blocks = append(blocks, b)
+		}
+		return true
+	})
+	if err != nil {
+		problems = append(problems, "content array is malformed")
+	}
+	return blocks, problems
+}
+
+// lineStart quotes the first bytes of a bad line so a diagnostic says what
+// was there without echoing a whole (possibly secret-bearing) line.
+func lineStart(b []byte) string {
+	const n = 2
+	if len(b) > n {
+		b = b[:n]
+	}
+	return fmt.Sprintf("starts with %q", b)
+}

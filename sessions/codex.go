@@ -1,0 +1,237 @@
+package sessions
+
+import (
+	"fmt"
+	"strings"
+
+	"spillscope/retention"
+)
+
+var codexTypes = map[string]bool{
+	"session_meta": true, "turn_context": true, "response_item": true, "event_msg": true,
+	"compacted": true, "world_state": true, "inter_agent_communication": true,
+	"inter_agent_communication_metadata": true,
+}
+
+// CodexReader reads Codex CLI rollout lines ({timestamp, type, payload}).
+type CodexReader struct {
+	// Names maps call ids to tool names; seed it when resuming a file.
+	Names map[string]string
+}
+
+// ReadLine reads one rollout line into p.
+func (c *CodexReader) ReadLine(l Line, p *Parsed) {
+	b := l.Bytes
+	if skipWS(b, 0) == len(b) {
+		return
+	}
+	if c.Names == nil {
+		c.Names = map[string]string{}
+	}
+	var typ, ts string
+	var payload []byte
+	_, err := wholeObject(b, func(k []byte, vs, ve int) bool {
+		switch string(k) {
+		case "type":
+			typ, _ = str(b[vs:ve])
+		case "timestamp":
+			ts, _ = str(b[vs:ve])
+		case "payload":
+			payload = b[vs:ve]
+		}
+		return true
+	})
+	if err != nil {
+		p.diag(l.Number, fmt.Sprintf("not a JSON object (%s)", lineStart(b)))
+		return
+	}
+	if !codexTypes[typ] {
+		if typ == "" {
+			p.diag(l.Number, `line has no "type"`)
+		} else {
+			p.diag(l.Number, fmt.Sprintf("unknown line type %q", typ))
+		}
+		return
+	}
+	p.seeTime(ts)
+	if len(payload) == 0 || payload[0] != '{' {
+		return
+	}
+	f := map[string][]byte{}
+	eachField(payload, 0, func(k []byte, vs, ve int) bool {
+		switch string(k) {
+		case "type", "id", "session_id", "cwd", "model", "name", "call_id", "output", "info", "timestamp":
+			f[string(k)] = payload[vs:ve]
+		}
+		return true
+	})
+	s := &p.Session
+	ptype, _ := str(f["type"])
+	switch typ {
+	case "session_meta":
+		if id, _ := str(f["id"]); id != "" && s.ID == "" {
+			s.ID = id
+		} else if id, _ := str(f["session_id"]); id != "" && s.ID == "" {
+			s.ID = id
+		}
+		if cwd, _ := str(f["cwd"]); cwd != "" {
+			s.Cwd, s.Project = cwd, cwd
+		}
+		if t, _ := str(f["timestamp"]); t != "" {
+			p.seeTime(t)
+		}
+	case "turn_context":
+		if m, _ := str(f["model"]); m != "" {
+			s.Model = m
+		}
+		if cwd, _ := str(f["cwd"]); cwd != "" && s.Cwd == "" {
+			s.Cwd, s.Project = cwd, cwd
+		}
+	case "response_item":
+		switch ptype {
+		case "function_call", "custom_tool_call":
+			id, _ := str(f["call_id"])
+			name, _ := str(f["name"])
+			c.Names[id] = name
+			p.addCall(id, name)
+		case "function_call_output", "custom_tool_call_output":
+			id, _ := str(f["call_id"])
+			r := ToolResult{CallID: id, ToolName: c.Names[id], Time: ts,
+				Offset: l.Offset, Length: l.Length, Line: l.Number}
+			blocks, problems := codexBlocks(f["output"])
+			r.Blocks = blocks
+			r.IsError = codexIsError(blocks)
+			for _, m := range problems {
+				p.diag(l.Number, fmt.Sprintf("tool result %s: %s", id, m))
+			}
+			p.addResult(r)
+		}
+	case "event_msg":
+		if ptype == "token_count" {
+			info := f["info"]
+			if len(info) == 0 || info[0] != '{' {
+				return
+			}
+			tot, ok := field(info, "total_token_usage")
+			if !ok || len(tot) == 0 || tot[0] != '{' {
+				return
+			}
+			var in, cached, cw, out, reas int64
+			eachField(tot, 0, func(k []byte, vs, ve int) bool {
+				v := tot[vs:ve]
+				switch string(k) {
+				case "input_tokens":
+					in = num(v)
+				case "cached_input_tokens":
+					cached = num(v)
+				case "cache_write_input_tokens":
+					cw = num(v)
+				case "output_tokens":
+					out = num(v)
+				case "reasoning_output_tokens":
+					reas = num(v)
+				}
+				return true
+			})
+			if cached > in {
+				cached = in
+			}
+			// total_token_usage is a running total repeated after every
+			// request: the last one is the session's usage.
+			p.addUsage(Usage{Key: "total", Input: in - cached, CacheRead: cached, CacheWrite: cw, Output: out, Reasoning: reas})
+		}
+	}
+}
+
+// codexIsError recognises the exit status Codex writes into shell output;
+// function_call_output has no error flag of its own.
+func codexIsError(blocks []retention.Block) bool {
+	if len(blocks) != 1 || blocks[0].Type != retention.TypeText {
+		return false
+	}
+	t := blocks[0].Text
+	if i := strings.Index(t, "Process exited with code "); i >= 0 && i < 512 {
+		rest := t[i+len("Process exited with code "):]
+		return !strings.HasPrefix(rest, "0\n") && rest != "0"
+	}
+	if strings.HasPrefix(t, `{"output":`) {
+		if i := strings.LastIndex(t, `"exit_code":`); i >= 0 {
+			rest := t[i+len(`"exit_code":`):]
+			return !strings.HasPrefix(rest, "0,") && !strings.HasPrefix(rest, "0}")
+		}
+	}
+	return false
+}
+
+// codexBlocks converts function_call_output.output: a string, or an array of
+// input_text / input_image items (images as data URLs).
+func codexBlocks(v []byte) (blocks []retention.Block, problems []string) {
+	if len(v) == 0 || string(v) == "null" {
+		return nil, nil
+	}
+	switch v[0] {
+	case '"':
+		s, ok := str(v)
+		if !ok {
+			return nil, []string{"output string does not decode"}
+		}
+		return []retention.Block{{Type: retention.TypeText, Text: s}}, nil
+	case '{':
+		// Some builds wrap the payload as {content:[...]} or {output:"..."}.
+		if c, ok := field(v, "content"); ok {
+			return codexBlocks(c)
+		}
+		if o, ok := field(v, "output"); ok {
+			return codexBlocks(o)
+		}
+		return nil, []string{"output object has neither content nor output"}
+	case '[':
+	default:
+		return nil, []string{"output is neither a string nor an array"}
+	}
+	_, err := eachItem(v, 0, func(i, vs, ve int) bool {
+		it := v[vs:ve]
+		var typ, text, url string
+		eachField(it, 0, func(k []byte, vs, ve int) bool {
+			switch string(k) {
+			case "type":
+				typ, _ = str(it[vs:ve])
+			case "text":
+				text, _ = str(it[vs:ve])
+			case "image_url":
+				url, _ = str(it[vs:ve])
+			}
+			return true
+		})
+		switch typ {
+		case "input_text", "output_text", "text":
+			blocks = append(blocks, retention.Block{Type: retention.TypeText, Text: text})
+		case "input_image", "image":
+			mime, data, ok := parseDataURL(url)
+			if !ok {
+				problems = append(problems, fmt.Sprintf("image item %d is not a base64 data URL", i))
+			}
+			blocks = append(blocks, retention.Block{Type: retention.TypeImage, MimeType: mime, Data: data})
+		default:
+			blocks = append(blocks, retention.Block{Type: "unknown:" + typ, Raw: append([]byte(nil), it...)})
+		}
+		return true
+	})
+	if err != nil {
+		problems = append(problems, "output array is malformed")
+	}
+	return blocks, problems
+}
+
+// parseDataURL splits "data:<mime>;base64,<data>".
+func parseDataURL(u string) (mime, data string, ok bool) {
+	rest, found := strings.CutPrefix(u, "data:")
+	if !found {
+		return "", "", false
+	}
+	meta, data, found := strings.Cut(rest, ",")
+	if !found || !strings.HasSuffix(meta, ";base64") {
+		return "", "", false
+	}
+	return strings.TrimSuffix(meta, ";base64"), data, true
+}

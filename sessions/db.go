@@ -1,0 +1,131 @@
+package sessions
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // the sqlite3 driver, built with -tags sqlite_fts5
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// DB is the session index: a SQLite database plus the content-addressed
+// attachment store beside it.
+type DB struct {
+	db       *sql.DB
+	path     string
+	attaches string
+}
+
+// DataDir is the app's data directory: $XDG_DATA_HOME/spillscope, or
+// ~/.local/share/spillscope. getenv may be nil (os.Getenv).
+func DataDir(getenv func(string) string) (string, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if d := getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "spillscope"), nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("sessions: no data directory: %w", err)
+		}
+		home = h
+	}
+	return filepath.Join(home, ".local", "share", "spillscope"), nil
+}
+
+// DefaultDBPath is index.db in DataDir.
+func DefaultDBPath(getenv func(string) string) (string, error) {
+	d, err := DataDir(getenv)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "index.db"), nil
+}
+
+// Open opens (creating when needed) the index at path and brings its schema
+// up to date. Attachments go to the "attachments" folder beside it.
+func Open(path string) (*DB, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: database path %q: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return nil, fmt.Errorf("sessions: create database folder: %w", err)
+	}
+	q := url.Values{}
+	q.Set("_journal_mode", "WAL")
+	q.Set("_foreign_keys", "on")
+	q.Set("_busy_timeout", "10000")
+	q.Set("_synchronous", "NORMAL")
+	q.Set("_txlock", "immediate")
+	sqldb, err := sql.Open("sqlite3", "file:"+abs+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("sessions: open %s: %w", abs, err)
+	}
+	d := &DB{db: sqldb, path: abs, attaches: filepath.Join(filepath.Dir(abs), "attachments")}
+	if err := d.migrate(context.Background()); err != nil {
+		sqldb.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// Close closes the database.
+func (d *DB) Close() error { return d.db.Close() }
+
+// Path is the database file.
+func (d *DB) Path() string { return d.path }
+
+// AttachmentDir is where image bytes are stored, one file per sha256.
+func (d *DB) AttachmentDir() string { return d.attaches }
+
+func (d *DB) migrate(ctx context.Context) error {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sessions: migrate: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+		return fmt.Errorf("sessions: migrations table: %w", err)
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return fmt.Errorf("sessions: list migrations: %w", err)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		base := strings.TrimPrefix(name, "migrations/")
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM migrations WHERE name = ?`, base).Scan(&n); err != nil {
+			return fmt.Errorf("sessions: migration %s: %w", base, err)
+		}
+		if n > 0 {
+			continue
+		}
+		body, err := migrations.ReadFile(name)
+		if err != nil {
+			return fmt.Errorf("sessions: migration %s: %w", base, err)
+		}
+		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+			return fmt.Errorf("sessions: migration %s: %w", base, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO migrations (name, applied_at) VALUES (?, ?)`, base, time.Now().UTC().Format(time.RFC3339)); err != nil {
+			return fmt.Errorf("sessions: migration %s: %w", base, err)
+		}
+	}
+	return tx.Commit()
+}

@@ -1,0 +1,198 @@
+package sessions
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"spillscope/retention"
+)
+
+// ResultRow is one indexed tool result's metadata and source location.
+type ResultRow struct {
+	ID            int64        `json:"id"`
+	SessionRowID  int64        `json:"sessionRowId"`
+	SessionID     string       `json:"sessionId"`
+	Harness       string       `json:"harness"`
+	Route         string       `json:"route"`
+	CallID        string       `json:"callId"`
+	ToolName      string       `json:"toolName"`
+	Time          string       `json:"time"`
+	IsError       bool         `json:"isError"`
+	TextBytes     int64        `json:"textBytes"`
+	Images        int          `json:"images"`
+	EstTokens     *int64       `json:"estTokens"`
+	Spill         *SpillNotice `json:"spill,omitempty"`
+	SpillResolved string       `json:"spillResolved,omitempty"`
+	SpillExists   bool         `json:"spillExists"`
+	Path          string       `json:"path"`
+	Offset        int64        `json:"offset"`
+	Length        int64        `json:"length"`
+	Line          int64        `json:"line"`
+	Index         int          `json:"index"`
+}
+
+const resultCols = `r.id, r.session_id, s.session_id, s.harness, s.route, r.call_id, r.tool_name, r.at, r.is_error, r.text_bytes, r.image_count, r.est_tokens,
+  r.spill_kind, r.spill_path, r.spill_resolved, r.spill_exists, f.path, r.src_offset, r.src_length, r.src_line, r.src_index
+FROM tool_results r JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id`
+
+func scanResultRow(sc interface{ Scan(...any) error }) (ResultRow, error) {
+	var r ResultRow
+	var est sql.NullInt64
+	var kind, path, resolved sql.NullString
+	var exists sql.NullBool
+	err := sc.Scan(&r.ID, &r.SessionRowID, &r.SessionID, &r.Harness, &r.Route, &r.CallID, &r.ToolName, &r.Time, &r.IsError, &r.TextBytes, &r.Images, &est,
+		&kind, &path, &resolved, &exists, &r.Path, &r.Offset, &r.Length, &r.Line, &r.Index)
+	if err != nil {
+		return r, err
+	}
+	if est.Valid {
+		v := est.Int64
+		r.EstTokens = &v
+	}
+	if kind.Valid {
+		r.Spill = &SpillNotice{Kind: kind.String, Path: path.String}
+		r.SpillResolved, r.SpillExists = resolved.String, exists.Bool
+	}
+	return r, nil
+}
+
+// ResultFilter selects tool results; zero values select everything.
+type ResultFilter struct {
+	// SessionRowID is a sessions row id.
+	SessionRowID int64
+	// SessionID is the harness's session id (all transcripts sharing it,
+	// subagents included).
+	SessionID string
+}
+
+// Results lists indexed tool results in session and file order.
+func (d *DB) Results(ctx context.Context, f ResultFilter) ([]ResultRow, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT `+resultCols+`
+WHERE (?1 = 0 OR r.session_id = ?1) AND (?2 = '' OR s.session_id = ?2)
+ORDER BY r.session_id, r.src_offset, r.src_index`, f.SessionRowID, f.SessionID)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: list results: %w", err)
+	}
+	defer rows.Close()
+	var out []ResultRow
+	for rows.Next() {
+		r, err := scanResultRow(rows)
+		if err != nil {
+			return nil, fmt.Errorf("sessions: list results: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Result returns one tool result's row.
+func (d *DB) Result(ctx context.Context, id int64) (ResultRow, error) {
+	r, err := scanResultRow(d.db.QueryRowContext(ctx, `SELECT `+resultCols+` WHERE r.id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, fmt.Errorf("%w: tool result %d", ErrNotFound, id)
+	}
+	if err != nil {
+		return r, fmt.Errorf("sessions: tool result %d: %w", id, err)
+	}
+	return r, nil
+}
+
+// LoadResult reads a tool result's content back from its source file and
+// gives its images the paths of their stored attachments (Data is dropped
+// for every image whose attachment exists; the retention core reads
+// headers from paths).
+func (d *DB) LoadResult(ctx context.Context, id int64) (ResultRow, retention.Result, error) {
+	row, err := d.Result(ctx, id)
+	if err != nil {
+		return row, retention.Result{}, err
+	}
+	res, err := ReadResultAt(row.Harness, row.Path, row.Offset, row.Length, row.Index, row.CallID)
+	if err != nil {
+		return row, retention.Result{}, err
+	}
+	paths, err := d.attachmentPaths(ctx, id)
+	if err != nil {
+		return row, retention.Result{}, err
+	}
+	for i := range res.Content {
+		if p, ok := paths[i]; ok && res.Content[i].Type == retention.TypeImage {
+			if _, err := os.Stat(p); err == nil {
+				res.Content[i].Path = p
+				res.Content[i].Data = ""
+			}
+		}
+	}
+	return row, res, nil
+}
+
+func (d *DB) attachmentPaths(ctx context.Context, id int64) (map[int]string, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT ra.block_index, a.sha256, a.ext FROM result_attachments ra JOIN attachments a ON a.sha256 = ra.sha256 WHERE ra.result_id = ?`, id)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: attachments of %d: %w", id, err)
+	}
+	defer rows.Close()
+	m := map[int]string{}
+	for rows.Next() {
+		var i int
+		var a Attachment
+		if err := rows.Scan(&i, &a.SHA256, &a.Ext); err != nil {
+			return nil, fmt.Errorf("sessions: attachments of %d: %w", id, err)
+		}
+		m[i] = d.AttachmentPath(a)
+	}
+	return m, rows.Err()
+}
+
+// ReadResultAt re-reads one tool result from its source: the byte range
+// [offset, offset+length) of path holds its line (or JSON object), index
+// is its position within it and callID must match.
+func ReadResultAt(harness, path string, offset, length int64, index int, callID string) (retention.Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return retention.Result{}, fmt.Errorf("%w: %v", ErrResultGone, err)
+	}
+	defer f.Close()
+	buf := make([]byte, length)
+	if _, err := f.ReadAt(buf, offset); err != nil {
+		return retention.Result{}, fmt.Errorf("%w: %s at %d: %v", ErrResultGone, path, offset, err)
+	}
+	buf = bytes.TrimRight(buf, "\r\n")
+	var res retention.Result
+	p := &Parsed{}
+	switch harness {
+	case HarnessClaude:
+		(&ClaudeReader{}).ReadLine(Line{Bytes: buf, Offset: offset, Length: length, Number: 1, Complete: true}, p)
+	case HarnessCodex:
+		(&CodexReader{}).ReadLine(Line{Bytes: buf, Offset: offset, Length: length, Number: 1, Complete: true}, p)
+	case HarnessGemini:
+		r, _ := geminiCall(buf)
+		r.Offset = offset
+		p.Results = append(p.Results, r)
+	case HarnessSpillscope:
+		r, err := retention.ParseResult(buf)
+		if err != nil {
+			return res, fmt.Errorf("%w: %s at %d: %v", ErrResultGone, path, offset, err)
+		}
+		dir := filepath.Dir(path)
+		for i := range r.Content {
+			b := &r.Content[i]
+			if b.Type == retention.TypeImage && b.Path != "" && !filepath.IsAbs(b.Path) {
+				b.Path = filepath.Join(dir, b.Path)
+			}
+		}
+		return r, nil
+	default:
+		return res, fmt.Errorf("sessions: unknown harness %q", harness)
+	}
+	for _, r := range p.Results {
+		if r.Index == index && r.CallID == callID {
+			return retention.Result{Content: r.Blocks, IsError: r.IsError}, nil
+		}
+	}
+	return res, fmt.Errorf("%w: %s at %d has no result %q", ErrResultGone, path, offset, callID)
+}
