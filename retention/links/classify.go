@@ -181,6 +181,8 @@ func ApproxSize(b64 string) string {
 	switch {
 	case n <= 0:
 		return "empty"
+	case n == 1:
+		return "1 byte"
 	case n < 1024:
 		return fmt.Sprintf("%d bytes", n)
 	case n < 1024*1024:
@@ -273,14 +275,19 @@ func neverURIs(blocks []retention.Block) map[string]bool {
 		if json.Unmarshal(b.Raw, &probe) != nil {
 			continue
 		}
-		for _, r := range []*refFields{&probe.refFields, probe.Resource} {
-			if r == nil || !r.never() {
-				continue
+		uris := make([]string, 0, 2)
+		if probe.never() {
+			// A block's own disposition covers the URI it names, whether at
+			// its top level or on the resource it embeds.
+			uris = append(uris, probe.URI, b.URI)
+			if probe.Resource != nil {
+				uris = append(uris, probe.Resource.URI)
 			}
-			uri := r.URI
-			if uri == "" && r == &probe.refFields {
-				uri = b.URI
-			}
+		}
+		if probe.Resource != nil && probe.Resource.never() {
+			uris = append(uris, probe.Resource.URI)
+		}
+		for _, uri := range uris {
 			if uri == "" {
 				continue
 			}
