@@ -161,18 +161,34 @@ func SniffFile(path string) (Info, error) {
 		return Info{}, fmt.Errorf("imagecost: %w", err)
 	}
 	defer f.Close()
-	info, err := SniffReader(f)
+	info, err := sniffFile(f)
 	if err != nil {
 		return Info{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return info, nil
 }
 
+func sniffFile(f *os.File) (Info, error) {
+	var sig [signatureLen]byte
+	n, err := f.ReadAt(sig[:], 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return Info{}, fmt.Errorf("%w: reading signature: %w", ErrHeader, err)
+	}
+	if detect(sig[:n]) == FormatTIFF {
+		// TIFF writers often put the directory after the pixels; reading at
+		// its offset instead of streaming up to it keeps the read small.
+		return decodeConfig(formats[FormatTIFF], io.NewSectionReader(f, 0, MaxHeaderBytes))
+	}
+	return SniffReader(f)
+}
+
 // SniffBase64 reads the format and dimensions of base64-encoded image data,
-// decoding only the prefix the header needs. It accepts the standard and the
-// URL-safe alphabet, with or without padding, ASCII whitespace anywhere (MIME
-// line breaks) and an optional "data:...;base64," prefix. Characters past the
-// decoded prefix are not checked: the price depends only on the header.
+// decoding only the prefix the header needs (a few KiB for most formats, at
+// most MaxHeaderBytes). It accepts the standard and the URL-safe alphabet,
+// with or without padding, ASCII whitespace anywhere (MIME line breaks) and an
+// optional "data:...;base64," prefix. Characters past the decoded prefix are
+// not checked: the price depends only on the header, and checking the rest
+// would mean reading all of it.
 func SniffBase64(data string) (Info, error) {
 	data = strings.TrimSpace(data)
 	if strings.HasPrefix(data, "data:") {
@@ -180,23 +196,16 @@ func SniffBase64(data string) (Info, error) {
 		if comma < 0 {
 			return Info{}, fmt.Errorf("%w: data URL without a comma", ErrBase64)
 		}
-		data = data[comma+1:]
+		data = strings.TrimSpace(data[comma+1:])
 	}
 	if data == "" {
 		return Info{}, fmt.Errorf("%w: empty", ErrBase64)
 	}
-	enc := base64.StdEncoding
-	if strings.ContainsAny(data, "-_") {
-		enc = base64.URLEncoding
-	}
-	if !strings.HasSuffix(data, "=") {
-		enc = enc.WithPadding(base64.NoPadding)
-	}
-	src := &b64Source{r: base64.NewDecoder(enc, &spaceSkipper{s: data})}
+	src := &b64Source{r: base64.NewDecoder(base64.RawStdEncoding, &b64Filter{s: data})}
 	info, err := SniffReader(src)
 	if src.err != nil {
 		// A base64 fault explains a header error better than the header
-		// decoder's view of the truncated bytes.
+		// decoder's view of the bytes it was cut off from.
 		return Info{}, src.err
 	}
 	return info, err
@@ -211,7 +220,7 @@ type b64Source struct {
 
 func (s *b64Source) Read(p []byte) (int, error) {
 	n, err := s.r.Read(p)
-	if err != nil && !errors.Is(err, io.EOF) {
+	if err != nil && !errors.Is(err, io.EOF) && s.err == nil {
 		var corrupt base64.CorruptInputError
 		if errors.As(err, &corrupt) {
 			s.err = fmt.Errorf("%w: bad character or length near offset %d", ErrBase64, int64(corrupt))
@@ -222,22 +231,32 @@ func (s *b64Source) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// spaceSkipper reads a string while dropping ASCII whitespace, so base64 with
-// line breaks or indentation decodes without first being copied.
-type spaceSkipper struct {
+// b64Filter streams a base64 string to the decoder without copying it:
+// whitespace is dropped, the URL-safe alphabet is mapped to the standard one
+// and the first '=' ends the data, so one unpadded decoder reads every
+// variant. Anything else passes through for the decoder to reject.
+type b64Filter struct {
 	s string
 	i int
 }
 
-func (r *spaceSkipper) Read(p []byte) (int, error) {
+func (r *b64Filter) Read(p []byte) (int, error) {
 	n := 0
 	for n < len(p) && r.i < len(r.s) {
 		c := r.s[r.i]
-		r.i++
 		switch c {
 		case ' ', '\t', '\n', '\r', '\v', '\f':
+			r.i++
 			continue
+		case '=':
+			r.i = len(r.s)
+			continue
+		case '-':
+			c = '+'
+		case '_':
+			c = '/'
 		}
+		r.i++
 		p[n] = c
 		n++
 	}
