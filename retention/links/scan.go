@@ -253,7 +253,7 @@ func hex4(s string, i int) (rune, bool) {
 
 // judge tests the run [start, end) and its trimmed form.
 func judge(text string, start, end int, noScheme bool) Found {
-	tEnd := trimmedEnd(text, start, end)
+	tEnd := trimmedEnd(text, start, punctEnd(text, start, end))
 	trimmed := decodeEscapes(text[start:tEnd])
 	if noScheme {
 		trimmed = "http://" + trimmed
@@ -275,6 +275,24 @@ func judge(text string, start, end int, noScheme bool) Found {
 	}
 	// Safe: report what a person would select, inside quotes or brackets.
 	return Found{Start: start, End: selectionEnd(text, start, tEnd)}
+}
+
+// punctEnd cuts the run at its first non-ASCII punctuation (an ideographic
+// full stop, a fullwidth comma), which prose written without spaces puts
+// right after a URL.
+func punctEnd(text string, start, end int) int {
+	for i := start; i < end; {
+		if text[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:end])
+		if unicode.IsPunct(r) {
+			return i
+		}
+		i += size
+	}
+	return end
 }
 
 // trimmedEnd drops trailing punctuation that ends a sentence or closes
