@@ -50,9 +50,11 @@ func runWindow() error {
 		return err
 	}
 	appSvc := app.New(cfg, app.NewSettingsStore(cfg.ConfigDir))
-	sessionsSvc := app.NewSessions(cfg)
-	retentionSvc := app.NewRetention(cfg)
-	linksSvc := app.NewLinks(cfg)
+	store := app.NewStore(cfg)
+	defer store.Close()
+	sessionsSvc := app.NewSessions(store)
+	retentionSvc := app.NewRetention(store)
+	linksSvc := app.NewLinks(store)
 	return wails.Run(&options.App{
 		Title:            "Spillscope",
 		Width:            1280,

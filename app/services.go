@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
+	"time"
+
+	"spillscope/sessions"
 
 	"spillscope/retention"
 	"spillscope/retention/imagecost"
@@ -16,46 +20,196 @@ var errPending = errors.New("app: not wired yet")
 
 // Sessions is the bound service for the index: sessions, results, indexing.
 type Sessions struct {
-	ctx context.Context
-	cfg Config
+	ctx   context.Context
+	store *Store
+
+	mu       sync.Mutex
+	running  bool
+	progress sessions.Progress
+	lastErr  string
+	lastDone time.Time
 }
 
-// NewSessions builds the Sessions service.
-func NewSessions(cfg Config) *Sessions { return &Sessions{cfg: cfg} }
+// NewSessions builds the Sessions service over a shared store.
+func NewSessions(store *Store) *Sessions { return &Sessions{store: store, ctx: context.Background()} }
 
 // Startup receives the Wails context.
 func (s *Sessions) Startup(ctx context.Context) { s.ctx = ctx }
 
 // List returns indexed sessions, newest first.
-func (s *Sessions) List(q SessionQuery) ([]SessionRow, error) { return nil, errPending }
+func (s *Sessions) List(q SessionQuery) ([]SessionRow, error) {
+	db, err := s.store.DB()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.BrowseSessions(s.ctx, sessions.SessionFilter{Harness: q.Harness, Search: q.Search, Limit: q.Limit, Offset: q.Offset})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SessionRow, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, sessionRow(r))
+	}
+	return out, nil
+}
+
+func sessionRow(r sessions.SessionSummary) SessionRow {
+	route := r.Route
+	if route == "" {
+		route = imagecost.RouteForModel(r.Model)
+	}
+	return SessionRow{
+		ID: r.ID, Harness: r.Harness, SessionID: r.SessionID, AgentID: r.AgentID, Project: r.Project,
+		Model: r.Model, Route: route, Started: r.Started, Ended: r.Ended, File: r.File,
+		ToolResults: r.ToolResults, Images: r.Images, SpillNotices: r.SpillNotices, TextBytes: r.TextBytes,
+		InputTokens: r.Input, OutputTokens: r.Output, CacheReadTokens: r.CacheRead, CacheWriteTokens: r.CacheWrite,
+		EstimatedTokens: r.EstTokens,
+	}
+}
+
+func resultRow(r sessions.ResultSummary) ResultRow {
+	path := r.SpillResolved
+	if path == "" {
+		path = r.SpillPath
+	}
+	return ResultRow{
+		ID: r.ID, SessionID: r.SessionID, CallID: r.CallID, Tool: r.Tool, Time: r.At, IsError: r.IsError,
+		TextBytes: r.TextBytes, Images: r.Images, EstimatedTokens: r.EstTokens, NoticeKind: r.SpillKind,
+		NoticePath: path, NoticeFileExists: r.SpillExists, File: r.File, Line: r.Line,
+	}
+}
 
 // Results lists one session's tool results in file order.
-func (s *Sessions) Results(sessionID int64) ([]ResultRow, error) { return nil, errPending }
+func (s *Sessions) Results(sessionID int64) ([]ResultRow, error) {
+	if sessionID <= 0 {
+		return nil, fmt.Errorf("app: session id %d is not valid", sessionID)
+	}
+	db, err := s.store.DB()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.BrowseResults(s.ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ResultRow, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, resultRow(r))
+	}
+	return out, nil
+}
 
 // Result reads one tool result back from its source file.
 func (s *Sessions) Result(id int64) (ResultDetail, error) { return ResultDetail{}, errPending }
 
 // Diagnostics lists bad lines and files the indexer skipped.
-func (s *Sessions) Diagnostics(limit int) ([]Diagnostic, error) { return nil, errPending }
+func (s *Sessions) Diagnostics(limit int) ([]Diagnostic, error) {
+	db, err := s.store.DB()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.BrowseDiagnostics(s.ctx, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Diagnostic, 0, len(rows))
+	for _, d := range rows {
+		out = append(out, Diagnostic{File: d.File, Line: d.Line, Message: d.Message})
+	}
+	return out, nil
+}
 
-// Index starts an indexing pass in the background and returns at once.
-func (s *Sessions) Index() (IndexStatus, error) { return IndexStatus{}, errPending }
+// Index starts an indexing pass in the background and returns at once; a
+// pass already running is not started twice.
+func (s *Sessions) Index() (IndexStatus, error) {
+	db, err := s.store.DB()
+	if err != nil {
+		return IndexStatus{}, err
+	}
+	s.mu.Lock()
+	if s.running {
+		s.mu.Unlock()
+		return s.Status()
+	}
+	s.running = true
+	s.lastErr = ""
+	s.progress = sessions.Progress{Phase: sessions.PhaseStructure}
+	s.mu.Unlock()
+	roots := s.store.Roots()
+	go func() {
+		err := runIndex(s.ctx, db, roots, func(p sessions.Progress) {
+			s.mu.Lock()
+			s.progress = p
+			s.mu.Unlock()
+		})
+		s.mu.Lock()
+		s.running = false
+		s.lastDone = time.Now()
+		if err != nil {
+			s.lastErr = err.Error()
+		}
+		s.mu.Unlock()
+	}()
+	return s.Status()
+}
 
 // Status reports the indexer's progress and the index's totals.
-func (s *Sessions) Status() (IndexStatus, error) { return IndexStatus{}, errPending }
+func (s *Sessions) Status() (IndexStatus, error) {
+	s.mu.Lock()
+	st := IndexStatus{
+		Running: s.running, Phase: s.progress.Phase, Files: s.progress.FilesTotal, FilesDone: s.progress.Files,
+		Bytes: s.progress.BytesTotal, BytesDone: s.progress.Bytes, RateMBs: s.progress.Rate() / 1e6, Error: s.lastErr,
+	}
+	if !s.lastDone.IsZero() {
+		st.LastIndexedAgo = time.Since(s.lastDone).Round(time.Second).String()
+	}
+	s.mu.Unlock()
+	db, err := s.store.DB()
+	if err != nil {
+		return st, err
+	}
+	sum, err := db.Totals(s.ctx, s.store.Roots())
+	if err != nil {
+		return st, err
+	}
+	st.Sessions, st.ToolResults, st.Images, st.SpillNotices, st.Diagnostics = sum.Sessions, sum.ToolResults, sum.ToolResultImages, sum.SpillNotices, sum.Diagnostics
+	if !st.Running {
+		st.Files, st.Bytes = sum.Files, sum.Bytes
+	}
+	return st, nil
+}
 
-// ReadFile reads part of a spill file the index knows, for the side-by-side view.
+// maxFileSlice bounds one read of a spill file for the window.
+const maxFileSlice = 1 << 20
+
+// ReadFile reads part of a spill file the index knows, for the side-by-side
+// view. Only files that an indexed result's notice names can be read.
 func (s *Sessions) ReadFile(path string, offset, limit int64) (FileSlice, error) {
-	return FileSlice{}, errPending
+	if offset < 0 || limit <= 0 {
+		return FileSlice{}, fmt.Errorf("app: ReadFile offset %d limit %d are not valid", offset, limit)
+	}
+	limit = min(limit, maxFileSlice)
+	db, err := s.store.DB()
+	if err != nil {
+		return FileSlice{}, err
+	}
+	known, err := db.KnownSpillFile(s.ctx, path)
+	if err != nil {
+		return FileSlice{}, err
+	}
+	if !known {
+		return FileSlice{}, fmt.Errorf("app: %s is not a spill file any indexed result names", path)
+	}
+	return readSlice(path, offset, limit)
 }
 
 // Retention is the bound service that re-runs the retention core.
 type Retention struct {
-	cfg Config
+	store *Store
 }
 
-// NewRetention builds the Retention service.
-func NewRetention(cfg Config) *Retention { return &Retention{cfg: cfg} }
+// NewRetention builds the Retention service over a shared store.
+func NewRetention(store *Store) *Retention { return &Retention{store: store} }
 
 // Routes lists the pricing routes, priced ones first in the core's order.
 func (r *Retention) Routes() ([]RouteInfo, error) {
@@ -86,11 +240,11 @@ func (r *Retention) Sweep(req SweepRequest) ([]SweepRow, error) { return nil, er
 
 // Links is the bound service for the reviewers' link audit.
 type Links struct {
-	cfg Config
+	store *Store
 }
 
-// NewLinks builds the Links service.
-func NewLinks(cfg Config) *Links { return &Links{cfg: cfg} }
+// NewLinks builds the Links service over a shared store.
+func NewLinks(store *Store) *Links { return &Links{store: store} }
 
 // List returns links of indexed tool results.
 func (l *Links) List(q LinkQuery) ([]LinkRow, error) { return nil, errPending }
