@@ -246,8 +246,33 @@ type Links struct {
 // NewLinks builds the Links service over a shared store.
 func NewLinks(store *Store) *Links { return &Links{store: store} }
 
-// List returns links of indexed tool results.
-func (l *Links) List(q LinkQuery) ([]LinkRow, error) { return nil, errPending }
+// List returns links of indexed tool results, hidden ones first. Rows carry
+// how each link was shown and why, never a URI: the index holds none.
+func (l *Links) List(q LinkQuery) ([]LinkRow, error) {
+	db, err := l.store.DB()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.BrowseLinks(context.Background(), q.OnlyHidden, q.Limit, q.Offset)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]LinkRow, 0, len(rows))
+	for _, r := range rows {
+		row := LinkRow{
+			ResultID: r.ResultID, SessionID: r.SessionID, Block: r.Block, Shown: r.Shown, Reason: r.Reason,
+			Parameter: r.Parameter, Tool: r.Tool, Project: r.Project, File: r.File, Line1: r.Line,
+		}
+		switch r.Shown {
+		case links.KindLink:
+			row.Shown = "line"
+		case "text":
+			row.Shown, row.InText = "text", true
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}
 
 // Check classifies one URI as a tool result's resource_link would be shown.
 // The URI itself is never echoed back when it may carry a credential.
