@@ -7,8 +7,10 @@ import (
 )
 
 // runIndex runs an indexing pass: the structure phase first (the window is
-// usable once it is done), then the slower phases.
+// usable once it is done), then token estimates and the full-text index, which the window shows as they land.
 func runIndex(ctx context.Context, db *sessions.DB, roots []string, progress func(sessions.Progress)) error {
-	_, err := db.Index(ctx, roots, sessions.IndexOptions{Progress: progress})
-	return err
+	if _, err := db.Index(ctx, roots, sessions.IndexOptions{Progress: progress}); err != nil {
+		return err
+	}
+	return db.Enrich(ctx, sessions.EnrichOptions{Progress: progress})
 }

@@ -99,8 +99,33 @@ func (s *Sessions) Results(sessionID int64) ([]ResultRow, error) {
 	return out, nil
 }
 
-// Result reads one tool result back from its source file.
-func (s *Sessions) Result(id int64) (ResultDetail, error) { return ResultDetail{}, errPending }
+// Result reads one tool result back from its source file, with its images
+// pointed at the attachment store.
+func (s *Sessions) Result(id int64) (ResultDetail, error) {
+	db, err := s.store.DB()
+	if err != nil {
+		return ResultDetail{}, err
+	}
+	row, err := db.ResultByID(s.ctx, id)
+	if err != nil {
+		return ResultDetail{}, err
+	}
+	sess, err := db.SessionByID(s.ctx, row.SessionID)
+	if err != nil {
+		return ResultDetail{}, err
+	}
+	_, res, err := db.LoadResult(s.ctx, id)
+	if err != nil {
+		return ResultDetail{}, err
+	}
+	d := ResultDetail{Row: resultRow(row), Session: sessionRow(sess), Blocks: blockViews(res.Content, db.AttachmentDir())}
+	d.Route = d.Session.Route
+	d.Encoding = retention.DefaultEncoding
+	if rt, err := imagecost.Lookup(d.Route); err == nil && rt.Encoding != "" {
+		d.Encoding = rt.Encoding
+	}
+	return d, nil
+}
 
 // Diagnostics lists bad lines and files the indexer skipped.
 func (s *Sessions) Diagnostics(limit int) ([]Diagnostic, error) {
