@@ -387,7 +387,7 @@ type attachRef struct {
 }
 
 type linkRow struct {
-	block                   int
+	block                    int
 	shown, reason, parameter string
 }
 

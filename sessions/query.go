@@ -171,7 +171,7 @@ func ReadResultAt(harness, path string, offset, length int64, index int, callID 
 		(&CodexReader{}).ReadLine(Line{Bytes: buf, Offset: offset, Length: length, Number: 1, Complete: true}, p)
 	case HarnessGemini:
 		r, _ := geminiCall(buf)
-		r.Offset = offset
+		r.Index = index // the span is the call itself
 		p.Results = append(p.Results, r)
 	case HarnessSpillscope:
 		r, err := retention.ParseResult(buf)

@@ -1,0 +1,286 @@
+package sessions
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"spillscope/retention"
+	"spillscope/retention/imagecost"
+	"spillscope/retention/links"
+)
+
+// EnrichOptions tune the phases after the structure pass.
+type EnrichOptions struct {
+	// Workers reading and tokenising results; 0 means every core.
+	Workers int
+	// Progress, when set, is called as results are done.
+	Progress func(Progress)
+	// SkipSearch leaves the full-text index alone (token estimates only).
+	SkipSearch bool
+}
+
+// Enrich runs the slow phases over results that lack them: token estimates
+// on each session's route, then the full-text index of redacted text. Both
+// are stored, so an unchanged result is never tokenised twice; the app is
+// usable while they run.
+func (d *DB) Enrich(ctx context.Context, opts EnrichOptions) error {
+	if err := d.EstimateTokens(ctx, opts); err != nil {
+		return err
+	}
+	if opts.SkipSearch {
+		return nil
+	}
+	return d.IndexText(ctx, opts)
+}
+
+type todo struct {
+	id, offset, length int64
+	index              int
+	harness, path      string
+	callID, route      string
+}
+
+func (d *DB) todos(ctx context.Context, where string) ([]todo, error) {
+	// where is one of two fixed conditions chosen below, never user input.
+	rows, err := d.db.QueryContext(ctx, `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.call_id, s.route
+FROM tool_results r JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id WHERE `+where+` ORDER BY r.file_id, r.src_offset`)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: pending results: %w", err)
+	}
+	defer rows.Close()
+	var out []todo
+	for rows.Next() {
+		var t todo
+		if err := rows.Scan(&t.id, &t.harness, &t.path, &t.offset, &t.length, &t.index, &t.callID, &t.route); err != nil {
+			return nil, fmt.Errorf("sessions: pending results: %w", err)
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+type dims struct{ w, h int }
+
+// EstimateTokens prices every result without an estimate: text with the
+// route's encoding, images with the route's calculator on the stored
+// attachment's dimensions.
+func (d *DB) EstimateTokens(ctx context.Context, opts EnrichOptions) error {
+	list, err := d.todos(ctx, `r.est_tokens IS NULL`)
+	if err != nil || len(list) == 0 {
+		return err
+	}
+	imgs := map[int64]map[int]dims{}
+	rows, err := d.db.QueryContext(ctx, `SELECT ra.result_id, ra.block_index, a.width, a.height FROM result_attachments ra
+JOIN attachments a ON a.sha256 = ra.sha256 JOIN tool_results r ON r.id = ra.result_id WHERE r.est_tokens IS NULL`)
+	if err != nil {
+		return fmt.Errorf("sessions: attachment sizes: %w", err)
+	}
+	for rows.Next() {
+		var id int64
+		var bi int
+		var dm dims
+		if err := rows.Scan(&id, &bi, &dm.w, &dm.h); err != nil {
+			rows.Close()
+			return fmt.Errorf("sessions: attachment sizes: %w", err)
+		}
+		if imgs[id] == nil {
+			imgs[id] = map[int]dims{}
+		}
+		imgs[id][bi] = dm
+	}
+	rows.Close()
+	type est struct {
+		id                 int64
+		text, image, total int64
+		route              string
+		ok                 bool
+	}
+	work := func(t todo) est {
+		e := est{id: t.id, route: t.route}
+		route := t.route
+		if route == "" {
+			route = imagecost.RouteAnthropic
+		}
+		rt, rerr := imagecost.Lookup(route)
+		enc := retention.DefaultEncoding
+		if rerr == nil && rt.Encoding != "" {
+			enc = rt.Encoding
+		}
+		res, err := ReadResultAt(t.harness, t.path, t.offset, t.length, t.index, t.callID)
+		if err != nil {
+			return e
+		}
+		for i, b := range res.Content {
+			switch b.Type {
+			case retention.TypeText:
+				n, err := retention.CountTokens(enc, b.Text)
+				if err != nil {
+					return e
+				}
+				e.text += int64(n)
+			case retention.TypeImage:
+				if dm, ok := imgs[t.id][i]; ok && rerr == nil && rt.Calc != nil {
+					if n, err := rt.Calc(dm.w, dm.h); err == nil {
+						e.image += int64(n)
+					}
+				}
+			}
+		}
+		e.total, e.ok = e.text+e.image, true
+		return e
+	}
+	return runPhase(ctx, d, opts, PhaseTokens, list, work, func(tx *sql.Tx, e est) error {
+		if !e.ok {
+			return nil
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE tool_results SET est_tokens = ?, est_text_tokens = ?, est_image_tokens = ?, est_route = ? WHERE id = ?`,
+			e.total, e.text, e.image, e.route, e.id)
+		return err
+	})
+}
+
+// IndexText adds each result's text, with every credential-bearing URL
+// replaced by a placeholder, to the full-text index. The index is
+// contentless: only terms are stored, never the text.
+func (d *DB) IndexText(ctx context.Context, opts EnrichOptions) error {
+	list, err := d.todos(ctx, `r.fts_done = 0`)
+	if err != nil || len(list) == 0 {
+		return err
+	}
+	type doc struct {
+		id   int64
+		body string
+		ok   bool
+	}
+	work := func(t todo) doc {
+		res, err := ReadResultAt(t.harness, t.path, t.offset, t.length, t.index, t.callID)
+		if err != nil {
+			return doc{id: t.id}
+		}
+		var sb strings.Builder
+		for _, b := range res.Content {
+			if b.Type == retention.TypeText {
+				sb.WriteString(links.Redact(b.Text))
+				sb.WriteByte('\n')
+			}
+		}
+		return doc{id: t.id, body: sb.String(), ok: true}
+	}
+	return runPhase(ctx, d, opts, PhaseSearch, list, work, func(tx *sql.Tx, dc doc) error {
+		if dc.ok && dc.body != "" {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO result_fts (rowid, body) VALUES (?, ?)`, dc.id, dc.body); err != nil {
+				return err
+			}
+		}
+		state := 1
+		if !dc.ok {
+			state = 2 // source gone; the next structure pass re-reads the file
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE tool_results SET fts_done = ? WHERE id = ?`, state, dc.id)
+		return err
+	})
+}
+
+// runPhase fans work out to workers and writes their outputs from one
+// goroutine in batches, each batch one transaction: SQLite has one writer,
+// and a killed phase keeps every batch it committed.
+func runPhase[T any](ctx context.Context, d *DB, opts EnrichOptions, phase string, list []todo, work func(todo) T, write func(*sql.Tx, T) error) error {
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	started := time.Now()
+	jobs := make(chan todo)
+	outs := make(chan T, 64)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range jobs {
+				outs <- work(t)
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for _, t := range list {
+			select {
+			case jobs <- t:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(outs) }()
+	pg := Progress{Phase: phase, ItemsTotal: len(list)}
+	const batch = 256
+	var pending []T
+	var firstErr error
+	flush := func() {
+		if len(pending) == 0 || firstErr != nil {
+			pending = pending[:0]
+			return
+		}
+		tx, err := d.db.BeginTx(ctx, nil)
+		if err != nil {
+			firstErr = fmt.Errorf("sessions: %s phase: %w", phase, err)
+			return
+		}
+		defer tx.Rollback()
+		for _, o := range pending {
+			if err := write(tx, o); err != nil {
+				firstErr = fmt.Errorf("sessions: %s phase: %w", phase, err)
+				return
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			firstErr = fmt.Errorf("sessions: %s phase: %w", phase, err)
+			return
+		}
+		pg.Items += len(pending)
+		pg.Elapsed = time.Since(started)
+		if opts.Progress != nil {
+			opts.Progress(pg)
+		}
+		pending = pending[:0]
+	}
+	for o := range outs {
+		pending = append(pending, o)
+		if len(pending) >= batch {
+			flush()
+		}
+	}
+	flush()
+	if firstErr != nil {
+		return firstErr
+	}
+	return ctx.Err()
+}
+
+// Search returns ids of results whose redacted text matches an FTS5 query,
+// best first.
+func (d *DB) Search(ctx context.Context, query string, limit int) ([]int64, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	rows, err := d.db.QueryContext(ctx, `SELECT rowid FROM result_fts WHERE result_fts MATCH ? ORDER BY rank LIMIT ?`, query, limit)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: search %q: %w", query, err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("sessions: search: %w", err)
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
