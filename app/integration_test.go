@@ -1,0 +1,169 @@
+package app
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+
+	"spillscope/sessions/samplegen"
+)
+
+// newIndexedApp generates the sample corpus, indexes it through the Sessions
+// service exactly as the window does, and returns the services.
+func newIndexedApp(t *testing.T) (*Sessions, *Retention, *Links, samplegen.Manifest, string) {
+	t.Helper()
+	root := t.TempDir()
+	corpus := filepath.Join(root, "corpus")
+	man, err := samplegen.Generate(corpus, samplegen.Options{Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{DataDir: filepath.Join(root, "data"), Roots: []string{corpus}, Home: root}
+	store := NewStore(cfg)
+	t.Cleanup(func() { store.Close() })
+	s := NewSessions(store)
+	if _, err := s.Index(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		st, err := s.Status()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !st.Running {
+			if st.Error != "" {
+				t.Fatalf("index failed: %s", st.Error)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("index did not finish in 2 minutes")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return s, NewRetention(store), NewLinks(store), man, cfg.DataDir
+}
+
+func TestSessionsServiceOnSample(t *testing.T) {
+	s, _, l, man, dataDir := newIndexedApp(t)
+	st, err := s.Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The index keeps a row per transcript (subagents too) and counts every
+	// image block, an undecodable one included; the manifest counts those apart.
+	wantSessions, wantImages := man.Sessions, man.ToolResultImages
+	for _, c := range man.PerHarness {
+		wantSessions += c.Subagents
+		wantImages += c.InvalidImages
+	}
+	if st.Sessions != wantSessions || st.ToolResults != man.ToolResults || st.Images != wantImages {
+		t.Errorf("status %+v, want sessions %d results %d images %d", st, wantSessions, man.ToolResults, wantImages)
+	}
+	rows, err := s.List(SessionQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != wantSessions {
+		t.Fatalf("List: %d sessions, want %d", len(rows), wantSessions)
+	}
+	total := 0
+	for _, r := range rows {
+		results, err := s.Results(r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(results) != r.ToolResults {
+			t.Errorf("session %s: %d results listed, row says %d", r.SessionID, len(results), r.ToolResults)
+		}
+		total += len(results)
+	}
+	if total != man.ToolResults {
+		t.Errorf("results across sessions %d, want %d", total, man.ToolResults)
+	}
+	filtered, err := s.List(SessionQuery{Harness: rows[0].Harness})
+	if err != nil || len(filtered) == 0 || len(filtered) > len(rows) {
+		t.Errorf("harness filter: %d rows, %v", len(filtered), err)
+	}
+	for _, f := range filtered {
+		if f.Harness != rows[0].Harness {
+			t.Errorf("filter %q returned %q", rows[0].Harness, f.Harness)
+		}
+	}
+	linkRows, err := l.List(LinkQuery{OnlyHidden: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(linkRows) == 0 {
+		t.Fatal("the sample has signed links; none listed as hidden")
+	}
+	for _, r := range linkRows {
+		if r.Reason == "" {
+			t.Errorf("hidden link without a reason: %+v", r)
+		}
+	}
+	// No credential value reaches the database: signature-like parameters
+	// never appear with a value in its bytes.
+	secret := regexp.MustCompile(`(?i)(X-Amz-Signature|X-Goog-Signature|sig|access_token)=[A-Za-z0-9%]`)
+	for _, name := range []string{"index.db", "index.db-wal"} {
+		data, err := os.ReadFile(filepath.Join(dataDir, name))
+		if err != nil {
+			continue
+		}
+		if loc := secret.FindIndex(data); loc != nil {
+			t.Errorf("%s holds a credential value: %q", name, data[loc[0]:min(loc[1]+20, len(data))])
+		}
+		if bytes.Contains(data, []byte("EXAMPLE")) {
+			t.Logf("%s mentions EXAMPLE (check it is not a credential value)", name)
+		}
+	}
+}
+
+func TestResultDetailOnSample(t *testing.T) {
+	s, _, _, _, _ := newIndexedApp(t)
+	rows, err := s.List(SessionQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sawImage, sawText bool
+	for _, sess := range rows {
+		results, err := s.Results(sess.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range results {
+			d, err := s.Result(r.ID)
+			if err != nil {
+				t.Fatalf("result %d (%s line %d): %v", r.ID, r.File, r.Line, err)
+			}
+			var textBytes int64
+			images := 0
+			for _, b := range d.Blocks {
+				switch b.Kind {
+				case "text":
+					textBytes += b.TextBytes
+					sawText = true
+				case "image":
+					images++
+					if b.Reason == "" && (b.ImageURL == "" || b.Width <= 0) {
+						t.Errorf("result %d image block %d has no URL or size: %+v", r.ID, b.Index, b)
+					}
+					sawImage = true
+				}
+			}
+			if textBytes != r.TextBytes {
+				t.Errorf("result %d: blocks hold %d text bytes, row says %d", r.ID, textBytes, r.TextBytes)
+			}
+			if images != r.Images {
+				t.Errorf("result %d: %d images shown, row says %d", r.ID, images, r.Images)
+			}
+		}
+	}
+	if !sawImage || !sawText {
+		t.Errorf("sample shows text %v images %v; want both", sawText, sawImage)
+	}
+}
