@@ -168,8 +168,16 @@ func candidateStart(text string, c, kind int) (start, body int, ok bool) {
 				return s, body, true
 			}
 		}
+		if c > 0 && text[c-1] == ':' {
+			// "://host" with no scheme before it: not a URL, but read it
+			// as one rather than miss what follows.
+			if isAlnum(text[body]) {
+				return c - 1, body, true
+			}
+			return 0, 0, false
+		}
 		// Scheme-relative: //host after a quote, bracket, = or space.
-		if (c == 0 || isBoundary(text[c-1]) && text[c-1] != '/' && text[c-1] != ':') && isAlnum(text[body]) {
+		if (c == 0 || isBoundary(text[c-1]) && text[c-1] != '/') && isAlnum(text[body]) {
 			return c, body, true
 		}
 	}

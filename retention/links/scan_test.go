@@ -49,6 +49,8 @@ func TestScanText(t *testing.T) {
 			[]string{"credential-parameter sid", "credential-parameter code"}},
 		{"nested url in query", "https://a.example/r?next=https://b.example/?token=SECRET1",
 			[]string{"https://a.example/r?next=https://b.example/?token=SECRET1"}, []string{"credential-parameter token"}},
+		{"separator without scheme", "x -://example.com/?token=SECRET1 y",
+			[]string{"://example.com/?token=SECRET1"}, []string{"credential-parameter token"}},
 		{"safe links only", "Watch https://www.youtube.com/watch?v=abc, page https://example.com/list?page=2 and docs https://docs.example.com/auth#token.",
 			nil, nil},
 		{"no urls", "// a comment\nx := a//b\nwww.\n", nil, nil},
