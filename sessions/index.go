@@ -92,9 +92,25 @@ var skipDirs = map[string]bool{"tool-results": true, "tool-outputs": true, "atta
 // database is not inside any of them (nothing is ever written under a
 // session root).
 func (d *DB) CleanRoots(roots []string) ([]string, error) {
+	return cleanRoots(d.path, roots)
+}
+
+// CheckDBPath refuses a database path inside any session root. Call it
+// before Open: opening creates the file.
+func CheckDBPath(dbPath string, roots []string) error {
+	abs, err := filepath.Abs(dbPath)
+	if err != nil {
+		return fmt.Errorf("sessions: database path %q: %w", dbPath, err)
+	}
+	_, err = cleanRoots(abs, roots)
+	return err
+}
+
+func cleanRoots(dbPath string, roots []string) ([]string, error) {
 	out := make([]string, 0, len(roots))
-	dbReal := realPath(d.path)
-	attReal := realPath(d.attaches)
+	attaches := filepath.Join(filepath.Dir(dbPath), "attachments")
+	dbReal := realPath(dbPath)
+	attReal := realPath(attaches)
 	for _, r := range roots {
 		abs, err := filepath.Abs(r)
 		if err != nil {
@@ -108,8 +124,8 @@ func (d *DB) CleanRoots(roots []string) ([]string, error) {
 			return nil, fmt.Errorf("sessions: root %q is not a folder", r)
 		}
 		rr := realPath(abs)
-		if within(dbReal, rr) || within(attReal, rr) || within(d.path, abs) {
-			return nil, fmt.Errorf("%w: %s is under %s", ErrDBInsideRoot, d.path, abs)
+		if within(dbReal, rr) || within(attReal, rr) || within(dbPath, abs) || within(attaches, abs) {
+			return nil, fmt.Errorf("%w: %s is under %s", ErrDBInsideRoot, dbPath, abs)
 		}
 		out = append(out, abs)
 	}

@@ -1,9 +1,178 @@
 package cli
 
-import "fmt"
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
 
-// runIndex is not written yet; its owner replaces this file.
+	"spillscope/sessions"
+)
+
+// defaultRoots are the folders each harness writes sessions to, where they
+// exist.
+func defaultRoots(getenv func(string) string) []string {
+	home := getenv("HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return nil
+		}
+		home = h
+	}
+	var out []string
+	for _, p := range []string{
+		filepath.Join(home, ".claude", "projects"),
+		filepath.Join(home, ".codex", "sessions"),
+		filepath.Join(home, ".gemini", "tmp"),
+	} {
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// dbPathOf is the --db path or the app's own database.
+func dbPathOf(env Env, path string) (string, error) {
+	if path != "" {
+		return path, nil
+	}
+	return sessions.DefaultDBPath(env.Getenv)
+}
+
+// runIndex indexes session folders and prints what the index holds for them.
 func runIndex(env Env, args []string) int {
-	fmt.Fprintln(env.Stderr, "spillscope index: not available in this build yet")
-	return exitFail
+	fs := flag.NewFlagSet("index", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	dbPath := fs.String("db", "", "database file (default: the app's own, in $XDG_DATA_HOME/spillscope)")
+	structureOnly := fs.Bool("structure-only", false, "skip the token-estimate and full-text phases")
+	fs.Usage = func() {
+		fmt.Fprintln(env.Stderr, "usage: spillscope index [--db PATH] [--structure-only] [ROOT...]")
+		fmt.Fprintln(env.Stderr, "Indexes agent session folders (default: ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp where they exist)")
+		fmt.Fprintln(env.Stderr, "and prints one JSON object with what the index holds for them.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	roots := fs.Args()
+	if len(roots) == 0 {
+		roots = defaultRoots(env.Getenv)
+	}
+	path, err := dbPathOf(env, *dbPath)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "spillscope index: %v\n", err)
+		return exitFail
+	}
+	// Checked before opening: opening creates the file.
+	if err := sessions.CheckDBPath(path, roots); err != nil {
+		fmt.Fprintf(env.Stderr, "spillscope index: %v\n", err)
+		if errors.Is(err, sessions.ErrDBInsideRoot) {
+			return exitUsage
+		}
+		return exitFail
+	}
+	db, err := sessions.Open(path)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "spillscope index: %v\n", err)
+		return exitFail
+	}
+	defer db.Close()
+	started := time.Now()
+	ctx := context.Background()
+	bar := newProgressBar(env)
+	sum, err := db.Index(ctx, roots, sessions.IndexOptions{Progress: bar.show})
+	bar.done()
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "spillscope index: %v\n", err)
+		if errors.Is(err, sessions.ErrDBInsideRoot) {
+			return exitUsage
+		}
+		return exitFail
+	}
+	if !*structureOnly {
+		if err := db.Enrich(ctx, sessions.EnrichOptions{Progress: bar.show}); err != nil {
+			bar.done()
+			fmt.Fprintf(env.Stderr, "spillscope index: %v\n", err)
+			return exitFail
+		}
+		bar.done()
+	}
+	sum.Seconds = time.Since(started).Seconds()
+	if err := writeJSON(env.Stdout, sum); err != nil {
+		return exitFail
+	}
+	return exitOK
+}
+
+// progressBar draws one status line on stderr, only on a terminal.
+type progressBar struct {
+	w    io.Writer
+	on   bool
+	last time.Time
+	drew bool
+}
+
+func newProgressBar(env Env) *progressBar {
+	return &progressBar{w: env.Stderr, on: env.StderrIsTerminal}
+}
+
+func (b *progressBar) show(p sessions.Progress) {
+	if !b.on {
+		return
+	}
+	final := (p.FilesTotal > 0 && p.Files == p.FilesTotal) || (p.ItemsTotal > 0 && p.Items == p.ItemsTotal)
+	if !final && time.Since(b.last) < 100*time.Millisecond {
+		return
+	}
+	b.last = time.Now()
+	b.drew = true
+	switch p.Phase {
+	case sessions.PhaseStructure:
+		fmt.Fprintf(b.w, "\r\x1b[K%s %s %d/%d files  %.1f/%.1f MB  %.1f MB/s",
+			p.Phase, bar(p.Bytes, p.BytesTotal), p.Files, p.FilesTotal, mb(p.Bytes), mb(p.BytesTotal), mb(int64(p.Rate())))
+	default:
+		rate := 0.0
+		if p.Elapsed > 0 {
+			rate = float64(p.Items) / p.Elapsed.Seconds()
+		}
+		fmt.Fprintf(b.w, "\r\x1b[K%s %s %d/%d results  %.0f/s",
+			p.Phase, bar(int64(p.Items), int64(p.ItemsTotal)), p.Items, p.ItemsTotal, rate)
+	}
+}
+
+func (b *progressBar) done() {
+	if b.on && b.drew {
+		fmt.Fprintln(b.w)
+		b.drew = false
+	}
+}
+
+func mb(n int64) float64 { return float64(n) / 1e6 }
+
+func bar(n, total int64) string {
+	const width = 24
+	fill := 0
+	if total > 0 {
+		fill = int(n * width / total)
+	}
+	fill = min(max(fill, 0), width)
+	out := make([]byte, 0, width+2)
+	out = append(out, '[')
+	for i := 0; i < width; i++ {
+		if i < fill {
+			out = append(out, '#')
+		} else {
+			out = append(out, '.')
+		}
+	}
+	return string(append(out, ']'))
 }
