@@ -162,52 +162,73 @@ func (g *gen) writeRetained(dir string, created time.Time, tool string, budget i
 	return nil
 }
 
-// fitPrefix is the longest prefix of s, cut on a code point, whose estimate
-// is at most budget tokens.
+// fitPrefix is a long prefix of s, cut on a code point, whose estimate is
+// at most budget tokens. It tokenizes a window once and walks its tokens
+// rather than searching: the sample needs a plausible cut, fast.
 func fitPrefix(s string, budget int) (string, error) {
-	// A token is rarely more than 16 bytes, so longer prefixes need no test.
-	limit := min(len(s), budget*16+16)
-	cuts := []int{0}
-	for i := range s[:limit] {
-		if i > 0 {
-			cuts = append(cuts, i)
+	enc, err := retention.Encoder(retention.DefaultEncoding)
+	if err != nil {
+		return "", fmt.Errorf("samplegen: %w", err)
+	}
+	window := s[:runeStartBefore(s, min(len(s), budget*12+64))]
+	toks := enc.EncodeOrdinary(window)
+	n := 0
+	for i := 0; i < len(toks) && i < budget; i++ {
+		n += len(enc.Decode(toks[i : i+1]))
+	}
+	cut := runeStartBefore(s, min(n, len(window)))
+	for cut > 0 {
+		if t, err := retention.CountTokens(retention.DefaultEncoding, s[:cut]); err != nil || t <= budget {
+			return s[:cut], err
 		}
+		cut = runeStartBefore(s, cut-16)
 	}
-	if limit == len(s) {
-		cuts = append(cuts, len(s))
-	}
-	n, err := bestCut(len(cuts), budget, func(k int) string { return s[:cuts[k]] })
-	return s[:cuts[n]], err
+	return "", nil
 }
 
 // fitSuffix is fitPrefix from the end.
 func fitSuffix(s string, budget int) (string, error) {
-	limit := min(len(s), budget*16+16)
-	cuts := []int{len(s)}
-	for i := len(s) - 1; i >= len(s)-limit; i-- {
-		if utf8.RuneStart(s[i]) {
-			cuts = append(cuts, i)
-		}
+	enc, err := retention.Encoder(retention.DefaultEncoding)
+	if err != nil {
+		return "", fmt.Errorf("samplegen: %w", err)
 	}
-	n, err := bestCut(len(cuts), budget, func(k int) string { return s[cuts[k]:] })
-	return s[cuts[n]:], err
+	from := runeStartBefore(s, max(0, len(s)-budget*12-64))
+	toks := enc.EncodeOrdinary(s[from:])
+	n := 0
+	for i := len(toks) - 1; i >= 0 && i >= len(toks)-budget; i-- {
+		n += len(enc.Decode(toks[i : i+1]))
+	}
+	cut := runeStartAfter(s, len(s)-n)
+	for cut < len(s) {
+		if t, err := retention.CountTokens(retention.DefaultEncoding, s[cut:]); err != nil || t <= budget {
+			return s[cut:], err
+		}
+		cut = runeStartAfter(s, cut+16)
+	}
+	return "", nil
 }
 
-// bestCut is the largest k < n with text(k) within budget; text(0) is empty
-// and the estimate grows with k.
-func bestCut(n, budget int, text func(int) string) (int, error) {
-	lo, hi := 0, n-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		t, err := retention.CountTokens(retention.DefaultEncoding, text(mid))
-		if err != nil {
-			return 0, fmt.Errorf("samplegen: %w", err)
-		}
-		if t <= budget {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
+// runeStartBefore is the largest code-point boundary <= i.
+func runeStartBefore(s string, i int) int {
+	if i <= 0 {
+		return 0
 	}
-	return lo, nil
+	if i >= len(s) {
+		return len(s)
+	}
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
+}
+
+// runeStartAfter is the smallest code-point boundary >= i.
+func runeStartAfter(s string, i int) int {
+	if i <= 0 {
+		return 0
+	}
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return min(i, len(s))
 }
