@@ -112,7 +112,7 @@ var credentialFamilies = []Family{
 		Name:   "Session identifiers",
 		Source: "OWASP Session Management Cheat Sheet (session ID exposure in URLs); servlet jsessionid; PHP PHPSESSID",
 		Params: []string{
-			"session_id", "sessionid", "session_token", "sessiontoken", "jsessionid",
+			"session_id", "sessionid", "session_token", "jsessionid",
 			"phpsessid", "sid", "cfid", "cftoken", "aspsessionid",
 		},
 	},
