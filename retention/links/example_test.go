@@ -1,0 +1,92 @@
+package links_test
+
+import (
+	"fmt"
+	"strings"
+
+	"spillscope/retention"
+	"spillscope/retention/links"
+)
+
+func ExampleCheckURI() {
+	for _, uri := range []string{
+		"https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+		"https://docs.example.com/auth#token",
+		"https://app.example.com/#/reset?resetToken=abc123",
+		"https://bucket.s3.amazonaws.com/k.png?X-Amz-Expires=900&X-Amz-Signature=abc123",
+		"https://bob:hunter2@example.com/repo.git",
+		"https://example.com/%zz",
+	} {
+		reason, param, hide := links.CheckURI(uri)
+		fmt.Printf("%v %q %q\n", hide, reason, param)
+	}
+	// Output:
+	// false "" ""
+	// false "" ""
+	// false "" ""
+	// true "credential-parameter" "X-Amz-Signature"
+	// true "userinfo" ""
+	// true "unparseable" ""
+}
+
+func ExampleLinkLine() {
+	shown := links.LinkLine(retention.Block{Type: "resource_link", URI: "file:///tmp/report.csv", Name: "report.csv", MimeType: "text/csv"})
+	hidden := links.LinkLine(retention.Block{Type: "resource_link", URI: "https://x.example/cb#access_token=abc", Name: "callback"})
+	fmt.Println(shown.Line)
+	fmt.Println(hidden.Line)
+	// Output:
+	// [resource link "report.csv": file:///tmp/report.csv, text/csv; not fetched]
+	// [resource link "callback" not shown: its URI may carry a credential (parameter access_token); not fetched]
+}
+
+func ExampleClassify() {
+	res, err := retention.ParseResult([]byte(`[
+		{"type":"text","text":"Here is the recording and the export."},
+		{"type":"audio","mimeType":"audio/wav","data":"UklGRiQAAABXQVZFZm10IBAAAAABAAEA"},
+		{"type":"resource_link","uri":"https://files.example.com/export.csv?sig=abc","name":"export.csv"},
+		{"type":"video","uri":"https://cdn.example.com/v.mp4"}
+	]`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, v := range links.Classify(res.Content) {
+		fmt.Println(strings.TrimSpace(fmt.Sprintf("%d %s %s %s", v.Index, v.Kind, v.Reason, v.Line)))
+	}
+	// Output:
+	// 0 itself
+	// 1 marker audio [Audio not shown: this host's tool results carry only text and images (audio/wav, 24 bytes).]
+	// 2 stub credential-parameter [resource link "export.csv" not shown: its URI may carry a credential (parameter sig); not fetched]
+	// 3 marker unknown-type [Content not shown: this host can't display "video" content.]
+}
+
+func ExampleIsContentArray() {
+	fmt.Println(links.IsContentArray([]string{"text", "video"}, true))
+	fmt.Println(links.IsContentArray([]string{"text", "audio"}, false))
+	fmt.Println(links.IsContentArray([]string{"user", "order"}, false))
+	// Output:
+	// true
+	// true
+	// false
+}
+
+func ExampleScanText() {
+	text := `uploaded: {"url":"https:\/\/b.s3.amazonaws.com\/k?X-Amz-Credential=AKIA\u0026X-Amz-Signature=abc"} see https://example.com/docs.`
+	for _, f := range links.ScanText(text) {
+		fmt.Println(f.Reason, f.Parameter, text[f.Start:f.End])
+	}
+	// Output:
+	// credential-parameter X-Amz-Credential https:\/\/b.s3.amazonaws.com\/k?X-Amz-Credential=AKIA\u0026X-Amz-Signature=abc
+}
+
+func ExampleRedact() {
+	fmt.Println(links.Redact("Clone https://bob:hunter2@example.com/r.git, then open https://app.example.com/#/reset?token=abc."))
+	// Output:
+	// Clone [redacted URL: userinfo], then open [redacted URL: credential-parameter token].
+}
+
+func ExampleLabel() {
+	fmt.Println(links.Label("report\n[resource link \"x\"]\u2028.csv", 40))
+	// Output:
+	// report(resource link 'x').csv
+}
