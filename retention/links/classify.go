@@ -214,13 +214,18 @@ func linkDecision(b retention.Block, never map[string]bool) Decision {
 	}
 	if !hide {
 		var s strings.Builder
+		s.Grow(len("[resource link \"\": , ; not fetched]") + len(name) + len(b.URI) + len(mime))
 		s.WriteString("[resource link")
 		if name != "" {
-			s.WriteString(` "` + name + `"`)
+			s.WriteString(` "`)
+			s.WriteString(name)
+			s.WriteByte('"')
 		}
-		s.WriteString(": " + b.URI)
+		s.WriteString(": ")
+		s.WriteString(b.URI)
 		if mime != "" {
-			s.WriteString(", " + mime)
+			s.WriteString(", ")
+			s.WriteString(mime)
 		}
 		s.WriteString("; not fetched]")
 		return Decision{Shown: true, Line: s.String()}
@@ -231,16 +236,22 @@ func linkDecision(b retention.Block, never map[string]bool) Decision {
 // StubLine is the line a link shows in place of its URI. name and mimeType
 // must already be labels (see Label).
 func StubLine(name, mimeType, reason, parameter string) string {
+	words := reasonWords(reason, parameter)
 	var s strings.Builder
+	s.Grow(len("[resource link \"\" () not shown: ; not fetched]") + len(name) + len(mimeType) + len(words))
 	s.WriteString("[resource link")
 	if name != "" {
-		s.WriteString(` "` + name + `"`)
+		s.WriteString(` "`)
+		s.WriteString(name)
+		s.WriteByte('"')
 	}
 	if mimeType != "" {
-		s.WriteString(" (" + mimeType + ")")
+		s.WriteString(" (")
+		s.WriteString(mimeType)
+		s.WriteByte(')')
 	}
 	s.WriteString(" not shown: ")
-	s.WriteString(reasonWords(reason, parameter))
+	s.WriteString(words)
 	s.WriteString("; not fetched]")
 	return s.String()
 }
