@@ -1,9 +1,157 @@
 package cli
 
-import "fmt"
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
 
-// runPrice is not written yet; its owner replaces this file.
+	"spillscope/retention/imagecost"
+)
+
+// priceLine is one image's figure as `spillscope price` prints it.
+type priceLine struct {
+	File      string `json:"file"`
+	Format    string `json:"format"`
+	MediaType string `json:"mediaType"`
+	Width     int    `json:"width"`
+	Height    int    `json:"height"`
+	Route     string `json:"route"`
+	Encoding  string `json:"encoding"`
+	Tokens    int    `json:"tokens"`
+}
+
+// routeLine is one route as `spillscope price --routes` prints it.
+type routeLine struct {
+	Name     string `json:"name"`
+	Provider string `json:"provider"`
+	Encoding string `json:"encoding"`
+	Priced   bool   `json:"priced"`
+	Source   string `json:"source"`
+	Note     string `json:"note"`
+}
+
+const priceUsage = `usage: spillscope price [--route R] FILE...
+       spillscope price --routes
+
+Prints one JSON object per image file: file, format, mediaType, width, height,
+route, encoding, tokens. The format is read from the file's bytes, never its
+name; only the header is read. A FILE of "-" reads standard input.
+A file that is not a readable image is reported on stderr and skipped; the
+exit status is then 1.
+
+Flags:
+`
+
+// runPrice prices image files on one route.
 func runPrice(env Env, args []string) int {
-	fmt.Fprintln(env.Stderr, "spillscope price: not available in this build yet")
-	return exitFail
+	fs := flag.NewFlagSet("price", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	route := fs.String("route", imagecost.RouteAnthropic, "image pricing route: "+strings.Join(imagecost.RouteNames(), ", "))
+	listRoutes := fs.Bool("routes", false, "print every route (name, provider, encoding, priced, source, note) and exit")
+	files, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(env.Stdout, priceUsage)
+		fs.SetOutput(env.Stdout)
+		fs.PrintDefaults()
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "spillscope price: %v\n", err)
+		fmt.Fprintln(env.Stderr, "Run 'spillscope price -h' for usage.")
+		return exitUsage
+	}
+
+	if *listRoutes {
+		for _, r := range imagecost.Routes() {
+			line := routeLine{r.Name, r.Provider, r.Encoding, r.Priced(), r.Source, r.Note}
+			if err := writeJSON(env.Stdout, line); err != nil {
+				fmt.Fprintf(env.Stderr, "spillscope price: %v\n", err)
+				return exitFail
+			}
+		}
+		return exitOK
+	}
+
+	r, err := imagecost.Lookup(*route)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "spillscope price: --route %q is not a route; known routes: %s\n",
+			*route, strings.Join(imagecost.RouteNames(), ", "))
+		return exitUsage
+	}
+	if !r.Priced() {
+		fmt.Fprintf(env.Stderr, "spillscope price: route %q has no image pricing: %s\n", r.Name, r.Note)
+		return exitFail
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(env.Stderr, "spillscope price: no FILE given")
+		fmt.Fprintln(env.Stderr, "Run 'spillscope price -h' for usage.")
+		return exitUsage
+	}
+
+	code := exitOK
+	for _, file := range files {
+		line, err := priceFile(env, r, file)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "spillscope price: %v\n", err)
+			code = exitFail
+			continue
+		}
+		if err := writeJSON(env.Stdout, line); err != nil {
+			fmt.Fprintf(env.Stderr, "spillscope price: %v\n", err)
+			return exitFail
+		}
+	}
+	return code
+}
+
+func priceFile(env Env, r imagecost.Route, file string) (priceLine, error) {
+	var (
+		info imagecost.Info
+		err  error
+	)
+	if file == "-" {
+		info, err = imagecost.SniffReader(env.Stdin)
+		if err != nil {
+			err = fmt.Errorf("-: %w", err)
+		}
+	} else {
+		info, err = imagecost.SniffFile(file)
+	}
+	if err != nil {
+		return priceLine{}, err
+	}
+	tokens, err := r.Calc(info.Width, info.Height)
+	if err != nil {
+		return priceLine{}, fmt.Errorf("%s: %w", file, err)
+	}
+	return priceLine{
+		File: file, Format: info.Format, MediaType: info.MediaType,
+		Width: info.Width, Height: info.Height,
+		Route: r.Name, Encoding: r.Encoding, Tokens: tokens,
+	}, nil
+}
+
+// parseInterspersed lets flags follow the files ("price a.png --route gemini")
+// as well as precede them; everything after "--" is a file.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return files, nil
+		}
+		// flag stops at "--" (consumed) or at the first non-flag; tell them
+		// apart by what preceded the remainder.
+		consumed := len(args) - len(rest)
+		if consumed > 0 && args[consumed-1] == "--" {
+			return append(files, rest...), nil
+		}
+		files = append(files, rest[0])
+		args = rest[1:]
+	}
 }
