@@ -1,0 +1,94 @@
+package sessions
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// realRoot finds ../shared/fixtures/real from the repo root (walking up to
+// go.mod) or skips the test.
+func realRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("no go.mod above the test directory")
+		}
+		dir = parent
+	}
+	p := filepath.Join(dir, "..", "shared", "fixtures", "real")
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("real fixtures not available at %s: %v", p, err)
+	}
+	return p
+}
+
+func openTemp(t testing.TB) *DB {
+	t.Helper()
+	d, err := Open(filepath.Join(t.TempDir(), "data", "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+func index(t testing.TB, d *DB, roots ...string) Summary {
+	t.Helper()
+	s, err := d.Index(context.Background(), roots, IndexOptions{})
+	if err != nil {
+		t.Fatalf("index %v: %v", roots, err)
+	}
+	return s
+}
+
+// usageTotals sums provider usage over every indexed session.
+func usageTotals(t testing.TB, d *DB) Usage {
+	t.Helper()
+	ss, err := d.BrowseSessions(context.Background(), SessionFilter{Limit: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var u Usage
+	for _, s := range ss {
+		u.Input += s.Input
+		u.CacheRead += s.CacheRead
+		u.CacheWrite += s.CacheWrite
+		u.Output += s.Output
+		u.Reasoning += s.Reasoning
+	}
+	return u
+}
+
+func writeFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func appendFile(t testing.TB, path, content string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(content); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
