@@ -3,6 +3,7 @@ package links
 import (
 	"net/url"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -38,9 +39,12 @@ const (
 //     reading counts. Path parameters after ; (/app;jsessionid=...) are read
 //     too. A name without a value never counts: #token is an anchor.
 //   - a URI that does not parse, even as a relative reference (net/url),
-//     hides; so does one holding a control character, a Unicode line or
-//     paragraph separator, or invalid UTF-8, which no URI holds raw and
-//     which could start a line of its own where the URI is shown.
+//     hides; so does one holding a character no URI holds raw: a control
+//     character, a space (ASCII or Unicode), one of " < > ` (RFC 3986
+//     appendix C's delimiters of URIs in text), a Unicode format character
+//     (bidi overrides), a line or paragraph separator, or invalid UTF-8.
+//     Shown, such a URI could start a line of its own, or forge the end of
+//     its line and the start of another block's.
 //
 // Known limits: a credential carried in a path (a webhook's
 // /api/webhooks/<id>/<token>, a bot token in /bot<token>/) or under a name
@@ -64,16 +68,17 @@ func CheckURI(uri string) (reason, parameter string, mayCarry bool) {
 func parses(uri string) bool {
 	for i := 0; i < len(uri); i++ {
 		c := uri[i]
-		if c < 0x20 || c == 0x7f {
-			return false
-		}
-		if c >= 0x80 {
-			r, size := utf8.DecodeRuneInString(uri[i:])
-			if r == utf8.RuneError && size <= 1 || breaksLine(r) {
+		if c < utf8.RuneSelf {
+			if stopASCII[c] {
 				return false
 			}
-			i += size - 1
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(uri[i:])
+		if r == utf8.RuneError && size <= 1 || breaksLine(r) || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) {
+			return false
+		}
+		i += size - 1
 	}
 	_, err := url.Parse(uri)
 	return err == nil
