@@ -115,9 +115,18 @@ func AnthropicResize(width, height, maxEdge, maxTokens int) (int, int) {
 // That page published no exact resize, so the reading implemented here is:
 // scale by min(1568 / long edge, sqrt(1600 * 750 / (w * h))), floor each side
 // (at least 1 px), then tokens = ceil(w * h / 750), rounding up as the
-// published figures do. The page's table of sizes that are "not resized"
-// includes 951x1268 and 784x1568, which cost slightly more than 1,600
-// tokens; under this reading they are scaled by under 2%.
+// published figures do.
+//
+// The same page's table of the largest sizes that are "not resized" (1092x1092,
+// 951x1268, 896x1344, 819x1456, 784x1568) fits no single area cap: 1092x1092
+// is the 1:1 maximum at 1.19 MP while 784x1568 is 1.23 MP. Every row is within
+// the 28 px patch rule's limits instead (1092x1092 is 1521 patches and
+// 1093x1093 would be 1600; 784x1568 is exactly 1568), so the area formula
+// reads as an approximation of the rule the current page states. No model
+// maps to this route; it exists to reproduce figures computed under the old
+// text.
+// Under this reading 819x1456 and 1092x1092 are unchanged, while 951x1268,
+// 896x1344 and 784x1568 (1,606 to 1,640 tokens) are scaled by under 2.5%.
 //
 // Published examples: 200x200 -> ~54, 1000x1000 -> ~1334,
 // 1092x1092 -> ~1590.

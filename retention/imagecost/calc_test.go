@@ -90,7 +90,9 @@ func TestAnthropicLegacyTokens(t *testing.T) {
 		{"published 200x200", 200, 200, 54},
 		{"published 1000x1000", 1000, 1000, 1334},
 		{"published 1092x1092", 1092, 1092, 1590},
+		{"published not resized 819x1456", 819, 1456, 1590},
 		// Our reading of the resize: scale to 1,600 tokens and 1568 px.
+		{"784x1568 scaled to 774x1549", 784, 1568, 1599},
 		{"4000x3000 scaled to 1264x948", 4000, 3000, 1598},
 		{"3136x100 scaled to 1568x50", 3136, 100, 105},
 	})

@@ -2,7 +2,7 @@ package imagecost
 
 const (
 	sourceGemini  = "Google, Gemini API \"Understand and count tokens\" (https://ai.google.dev/gemini-api/docs/tokens, \"Count multimodal tokens\") and \"Image understanding\" (https://ai.google.dev/gemini-api/docs/image-understanding, \"Tokens\"), read 2026-11-30"
-	sourceGemini3 = "Google, Gemini API \"Media resolution\" (https://ai.google.dev/gemini-api/docs/media-resolution, \"Token counts\"), read 2026-11-30"
+	sourceGemini3 = "Google, Gemini API \"Media resolution\" (https://ai.google.dev/gemini-api/docs/media-resolution, \"Token counts\") and the Gemini 3 developer guide (https://ai.google.dev/gemini-api/docs/gemini-3, \"Media resolution\", image column: unspecified (default) 1120, low 280, medium 560, high 1120; ultra_high 2240 per part), read 2026-11-30"
 )
 
 const (
@@ -62,7 +62,10 @@ func geminiTiles(width, height int) int {
 	return across(width) * across(height)
 }
 
-// Gemini 3 media_resolution levels: a fixed number of tokens per image.
+// Gemini 3 media_resolution levels for images. Google's table gives the
+// tokens allocated per image at each level (the maximum; it notes that
+// count_tokens is an estimate), and the spec prices each level as that fixed
+// cost. An unspecified level is high for images.
 const (
 	Gemini3LowTokens       = 280
 	Gemini3MediumTokens    = 560

@@ -138,8 +138,10 @@ func Sniff(header []byte) (Info, error) {
 }
 
 // SniffReader reads the format and dimensions of the image at the start of r.
-// It reads at most MaxHeaderBytes (plus a read-ahead buffer) and usually far
-// less: the decoders stop once the header is parsed.
+// It reads at most MaxHeaderBytes, in 4 KiB steps, and usually one step: the
+// decoders stop once the header is parsed. A header the decoders do not
+// support (arithmetic-coded or 12-bit JPEG, 16-bit or RLE BMP, ...) is
+// ErrHeader, like a malformed one.
 func SniffReader(r io.Reader) (Info, error) {
 	br := bufio.NewReaderSize(io.LimitReader(r, MaxHeaderBytes), 4096)
 	prefix, err := br.Peek(signatureLen)
