@@ -163,7 +163,7 @@ func TestBadInput(t *testing.T) {
 		"// Source: a comment line\n", // 1
 		good,                          // 2, 3
 		`{"type":"user","message":{"content":[{"tool_use_id":"t` + "\n", // 4 truncated
-		`{"type":"brand-new-kind","sessionId":"s2"}` + "\n", // 5 unknown type
+		`{"type":"brand-new-kind","sessionId":"s2"}` + "\n",             // 5 unknown type
 		cResult("s2", "toolu_b", []any{map[string]any{"type": "image", "source": map[string]any{"type": "base64", "media_type": "image/png", "data": "!!!not base64!!!"}}}), // 6
 		"\xff\xfe garbage\n", // 7
 		"\n",                 // 8 blank: fine
