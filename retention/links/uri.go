@@ -28,7 +28,8 @@ const (
 // for ReasonCredentialParameter, the list's spelling of the matched name.
 //
 // The rule, in order:
-//   - userinfo (user@ or user:pass@ before the host) hides. For the special
+//   - userinfo (user@ or user:pass@ before the host) hides, also on a URL
+//     nested in the query or fragment (?next=https://user:pass@host/). For the special
 //     schemes (http, https, ws, wss, ftp) the authority is read as browsers
 //     read it: any run of / or \ after the colon, or none.
 //   - a parameter WITH a value whose normalised name (see NormalizeName) is
@@ -37,7 +38,10 @@ const (
 //     kept in a fragment, #/reset?token=...; HTML's &amp;), so each is read
 //     with & alone and with &, ?, ; and # as separators, and a hit in either
 //     reading counts. Path parameters after ; (/app;jsessionid=...) are read
-//     too. A name without a value never counts: #token is an anchor.
+//     too, and the query and fragment are read once more percent-decoded,
+//     so a URL nested in a parameter (?next=https%3A%2F%2Fh%2F%3Ftoken%3Dx)
+//     is read as well. A name without a value never counts: #token is an
+//     anchor.
 //   - a URI that does not parse, even as a relative reference (net/url),
 //     hides; so does one holding a character no URI holds raw: a control
 //     character, a space (ASCII or Unicode), one of " < > ` (RFC 3986
@@ -52,6 +56,9 @@ const (
 // none may weaken this rule.
 func CheckURI(uri string) (reason, parameter string, mayCarry bool) {
 	if hasUserinfo(uri) {
+		return ReasonUserinfo, "", true
+	}
+	if q := strings.IndexAny(uri, "?#"); q >= 0 && nestedUserinfo(uri[q+1:]) {
 		return ReasonUserinfo, "", true
 	}
 	if p, ok := credentialParam(uri); ok {
@@ -176,12 +183,45 @@ func credentialParam(uri string) (string, bool) {
 	return "", false
 }
 
-// readComponent reads a query (or a fragment read as one) both ways.
+// readComponent reads a query (or a fragment read as one) both ways, and
+// once more percent-decoded, so a URL nested in a parameter
+// (?next=https%3A%2F%2Fhost%2F%3Ftoken%3D...) is read too.
 func readComponent(s string) (string, bool) {
 	if p, ok := scanParams(s, "&?;#"); ok {
 		return p, true
 	}
-	return scanParams(s, "&")
+	if p, ok := scanParams(s, "&"); ok {
+		return p, true
+	}
+	if containsByte(s, '%') {
+		if d := decodeName(s); d != s {
+			return scanParams(d, "&?;#")
+		}
+	}
+	return "", false
+}
+
+// nestedUserinfo reports a URL nested in a query or fragment
+// (?next=https://user:pass@host/) that carries userinfo, percent-encoded or
+// not.
+func nestedUserinfo(s string) bool {
+	if containsByte(s, '%') {
+		s = decodeName(s)
+	}
+	for {
+		i := strings.Index(s, "://")
+		if i < 0 {
+			return false
+		}
+		s = s[i+3:]
+		end := strings.IndexAny(s, `/\?#&;`)
+		if end < 0 {
+			end = len(s)
+		}
+		if at := strings.LastIndexByte(s[:end], '@'); at > 0 {
+			return true
+		}
+	}
 }
 
 // scanParams splits s on any of seps and reports the first part name=value

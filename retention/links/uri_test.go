@@ -107,6 +107,8 @@ var negatives = []uriCase{
 	{"empty userinfo", "https://@example.com/", "", ""},
 	{"relative reference", "../reports/q3.csv?page=2", "", ""},
 	{"empty", "", "", ""},
+	{"nested url without credential", "https://login.example.com/?next=https%3A%2F%2Fapp.example.com%2F%3Fpage%3D2", "", ""},
+	{"email in query", "https://example.com/invite?email=bob@example.com", "", ""},
 	{"name merely containing token", "https://example.com/?tokenizer=bpe&keyboard=us", "", ""},
 }
 
@@ -126,6 +128,8 @@ var variants = []uriCase{
 	{"question mark inside query", "https://example.com/?next=/x?token=abc", ReasonCredentialParameter, "token"},
 	{"html escaped ampersand", "https://example.com/?a=1&amp;token=abc", ReasonCredentialParameter, "token"},
 	{"value only without separators reading", "https://example.com/?token=;", ReasonCredentialParameter, "token"},
+	{"nested encoded url", "https://login.example.com/?next=https%3A%2F%2Fapp.example.com%2F%3Ftoken%3Dabc", ReasonCredentialParameter, "token"},
+	{"nested raw url", "https://login.example.com/?next=https://app.example.com/?sid=abc", ReasonCredentialParameter, "sid"},
 	{"fragment semicolon", "https://example.com/#a=1;access_token=abc", ReasonCredentialParameter, "access_token"},
 }
 
@@ -137,6 +141,8 @@ var userinfoCases = []uriCase{
 	{"special scheme without slashes", "https:alice:s3cret@example.com/x", ReasonUserinfo, ""},
 	{"special scheme with backslashes", `https:\\alice:s3cret@example.com\x`, ReasonUserinfo, ""},
 	{"empty user with password", "https://:s3cret@example.com/", ReasonUserinfo, ""},
+	{"nested userinfo", "https://login.example.com/?next=https://bob:pw@app.example.com/", ReasonUserinfo, ""},
+	{"nested encoded userinfo", "https://login.example.com/?next=https%3A%2F%2Fbob%3Apw%40app.example.com%2F", ReasonUserinfo, ""},
 	{"userinfo before credential parameter", "https://a:b@example.com/?token=x", ReasonUserinfo, ""},
 }
 
