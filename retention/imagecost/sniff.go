@@ -16,6 +16,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
@@ -87,9 +88,9 @@ type Info struct {
 	Height int `json:"height"`
 }
 
-// signatureLen is how many leading bytes detect() needs: WebP's "RIFF" +
-// size + "WEBP" is the longest signature.
-const signatureLen = 12
+// signatureLen is how many leading bytes detect() needs: a BMP is told from
+// text that happens to start with "BM" by the DIB header size at offset 14.
+const signatureLen = 18
 
 type format struct {
 	name, mediaType string
@@ -105,6 +106,10 @@ var formats = map[string]format{
 	FormatTIFF: {FormatTIFF, "image/tiff", tiff.DecodeConfig},
 }
 
+// bmpHeaderSizes are the DIB header sizes BMP writers use (OS/2 core, INFO,
+// V2 to V5); "BM" alone is too common at the start of text to mean BMP.
+var bmpHeaderSizes = map[uint32]bool{12: true, 16: true, 40: true, 52: true, 56: true, 64: true, 108: true, 124: true}
+
 // detect names the format whose signature prefix opens, or "" for none.
 func detect(prefix []byte) string {
 	switch {
@@ -116,7 +121,7 @@ func detect(prefix []byte) string {
 		return FormatGIF
 	case len(prefix) >= 12 && string(prefix[0:4]) == "RIFF" && string(prefix[8:12]) == "WEBP":
 		return FormatWebP
-	case bytes.HasPrefix(prefix, []byte("BM")):
+	case bytes.HasPrefix(prefix, []byte("BM")) && len(prefix) >= 18 && bmpHeaderSizes[binary.LittleEndian.Uint32(prefix[14:18])]:
 		return FormatBMP
 	case bytes.HasPrefix(prefix, []byte("II*\x00")), bytes.HasPrefix(prefix, []byte("MM\x00*")):
 		return FormatTIFF

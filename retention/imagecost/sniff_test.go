@@ -77,7 +77,9 @@ func TestSniffRejects(t *testing.T) {
 		{"webp extended 40000x10", webpExtended(40000, 10), ErrDimensions},
 		{"webp extended 100000x100000", webpExtended(100000, 100000), ErrHeader},
 		{"webp lossy 0x0", webpLossy(0, 0), ErrDimensions},
-		{"bmp signature only", []byte("BM"), ErrHeader},
+		{"bmp signature only", []byte("BM"), ErrNotImage},
+		{"text starting with BM", []byte("BMW service notes, page 1 of 3"), ErrNotImage},
+		{"bmp cut after the DIB size", encodeBMP(t, 30, 20)[:18], ErrHeader},
 		{"tiff signature only", []byte("II*\x00"), ErrHeader},
 		{"tiff IFD offset past the end", []byte("MM\x00*\x7f\xff\xff\xff"), ErrHeader},
 	}
