@@ -2,8 +2,11 @@ package retention
 
 import (
 	"fmt"
+	"strings"
 	"sync"
+	"unicode/utf8"
 
+	"github.com/dlclark/regexp2"
 	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 )
@@ -17,25 +20,60 @@ const (
 // DefaultEncoding is the estimator used unless a route says otherwise.
 const DefaultEncoding = EncodingO200k
 
+// Pre-tokenisation patterns of the two encodings, exactly as tiktoken (and
+// tiktoken-go v0.1.8) split text before byte-pair encoding. The retention
+// core runs the same split itself because it needs the piece boundaries,
+// which tiktoken-go does not expose: token counts are additive over pieces,
+// so a table of piece boundaries lets a prefix or suffix be counted without
+// re-encoding everything before it.
+var patterns = map[string]string{
+	EncodingO200k: strings.Join([]string{
+		`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?`,
+		`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?`,
+		`\p{N}{1,3}`,
+		` ?[^\s\p{L}\p{N}]+[\r\n/]*`,
+		`\s*[\r\n]+`,
+		`\s+(?!\S)`,
+		`\s+`,
+	}, "|"),
+	EncodingCL100k: `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+}
+
 var (
 	loaderOnce sync.Once
 	encMu      sync.Mutex
 	encCache   = map[string]*tiktoken.Tiktoken{}
+	modelCache = map[string]*model{}
 )
+
+// ErrEncoding reports an encoding name other than o200k_base or cl100k_base.
+var ErrEncoding = fmt.Errorf("retention: unknown encoding (want %s or %s)", EncodingO200k, EncodingCL100k)
+
+func checkEncoding(encoding string) (string, error) {
+	if encoding == "" {
+		encoding = DefaultEncoding
+	}
+	if encoding != EncodingO200k && encoding != EncodingCL100k {
+		return "", fmt.Errorf("%w: %q", ErrEncoding, encoding)
+	}
+	return encoding, nil
+}
 
 // Encoder returns the shared tokenizer for an encoding, loading its
 // vocabulary from the offline copy compiled into the binary on first use. It
 // never reaches the network. The returned tokenizer is safe for concurrent use.
 func Encoder(encoding string) (*tiktoken.Tiktoken, error) {
-	if encoding == "" {
-		encoding = DefaultEncoding
-	}
-	if encoding != EncodingO200k && encoding != EncodingCL100k {
-		return nil, fmt.Errorf("retention: unknown encoding %q (want %s or %s)", encoding, EncodingO200k, EncodingCL100k)
+	encoding, err := checkEncoding(encoding)
+	if err != nil {
+		return nil, err
 	}
 	loaderOnce.Do(func() { tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader()) })
 	encMu.Lock()
 	defer encMu.Unlock()
+	return encoderLocked(encoding)
+}
+
+func encoderLocked(encoding string) (*tiktoken.Tiktoken, error) {
 	if enc, ok := encCache[encoding]; ok {
 		return enc, nil
 	}
@@ -47,11 +85,186 @@ func Encoder(encoding string) (*tiktoken.Tiktoken, error) {
 	return enc, nil
 }
 
-// CountTokens is the text estimate of s under an encoding.
+// CountTokens is the text estimate of s under an encoding. Invalid UTF-8 is
+// counted as one U+FFFD per invalid byte, as the tokenizer sees it.
 func CountTokens(encoding, s string) (int, error) {
-	enc, err := Encoder(encoding)
+	m, err := getModel(encoding)
 	if err != nil {
 		return 0, err
 	}
-	return len(enc.EncodeOrdinary(s)), nil
+	return m.count(sanitize(s)), nil
+}
+
+// model is one encoding's estimator as the retention core uses it: the
+// tokenizer, its pre-tokenisation split, the longest token in bytes (for
+// lower bounds that avoid tokenizing huge texts) and a cache of piece counts.
+type model struct {
+	name   string
+	enc    *tiktoken.Tiktoken
+	re     *regexp2.Regexp
+	maxTok int
+
+	mu    sync.Mutex
+	cache map[string]int
+}
+
+// Piece counts are cached only for short pieces (words, numbers, runs of
+// punctuation), which repeat; the cache is dropped when it grows too large.
+const (
+	cachePieceMax = 48
+	cacheEntries  = 1 << 16
+)
+
+func getModel(encoding string) (*model, error) {
+	encoding, err := checkEncoding(encoding)
+	if err != nil {
+		return nil, err
+	}
+	loaderOnce.Do(func() { tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader()) })
+	encMu.Lock()
+	defer encMu.Unlock()
+	if m, ok := modelCache[encoding]; ok {
+		return m, nil
+	}
+	enc, err := encoderLocked(encoding)
+	if err != nil {
+		return nil, err
+	}
+	m, err := newModel(encoding, enc)
+	if err != nil {
+		return nil, err
+	}
+	modelCache[encoding] = m
+	return m, nil
+}
+
+func newModel(name string, enc *tiktoken.Tiktoken) (*model, error) {
+	re, err := regexp2.Compile(patterns[name], regexp2.None)
+	if err != nil {
+		return nil, fmt.Errorf("retention: compile %s split: %w", name, err)
+	}
+	// The longest token bounds how few tokens a text of n bytes can take.
+	// Ids past the vocabulary decode to "", so scanning a generous range is
+	// harmless.
+	maxTok := 1
+	for id := 0; id < 201000; id++ {
+		if n := len(enc.Decode([]int{id})); n > maxTok {
+			maxTok = n
+		}
+	}
+	return &model{name: name, enc: enc, re: re, maxTok: maxTok, cache: make(map[string]int)}, nil
+}
+
+// pieceTokens is the token count of one pre-tokenisation piece. Encoding a
+// piece on its own gives the same tokens as encoding it inside its text: the
+// split of a piece is the piece itself.
+func (m *model) pieceTokens(p string) int {
+	if len(p) > cachePieceMax {
+		return len(m.enc.EncodeOrdinary(p))
+	}
+	m.mu.Lock()
+	n, ok := m.cache[p]
+	m.mu.Unlock()
+	if ok {
+		return n
+	}
+	n = len(m.enc.EncodeOrdinary(p))
+	m.mu.Lock()
+	if len(m.cache) >= cacheEntries {
+		clear(m.cache)
+	}
+	m.cache[p] = n
+	m.mu.Unlock()
+	return n
+}
+
+// split calls fn for each piece of runes[:end] that starts at or after
+// start, in order, with rune indices; fn returns false to stop. Every rune is
+// covered by some alternative of both patterns, so pieces are contiguous.
+func (m *model) split(runes []rune, start, end int, fn func(ps, pe int) bool) {
+	if start >= end {
+		return
+	}
+	r := runes[:end]
+	mt, err := m.re.FindRunesMatchStartingAt(r, start)
+	pos := start
+	for err == nil && mt != nil {
+		if mt.Index > pos {
+			// Not expected (every rune matches); kept so counting never
+			// silently skips text.
+			if !fn(pos, mt.Index) {
+				return
+			}
+		}
+		if !fn(mt.Index, mt.Index+mt.Length) {
+			return
+		}
+		pos = mt.Index + mt.Length
+		mt, err = m.re.FindNextMatch(mt)
+	}
+	if pos < end {
+		fn(pos, end)
+	}
+}
+
+// count is the token count of a valid UTF-8 string.
+func (m *model) count(s string) int {
+	if s == "" {
+		return 0
+	}
+	runes := []rune(s)
+	off := runeOffsets(s, runes, 0)
+	total := 0
+	m.split(runes, 0, len(runes), func(ps, pe int) bool {
+		total += m.pieceTokens(s[off[ps]:off[pe]])
+		return true
+	})
+	return total
+}
+
+// runeOffsets returns the byte offset (plus base) of every rune of s and of
+// its end.
+func runeOffsets(s string, runes []rune, base int) []int {
+	off := make([]int, len(runes)+1)
+	b := base
+	for i, r := range runes {
+		off[i] = b
+		b += utf8.RuneLen(r)
+	}
+	off[len(runes)] = b
+	_ = s
+	return off
+}
+
+// sanitize returns s with each byte of invalid UTF-8 replaced by U+FFFD, the
+// way the tokenizer reads it. Valid text is returned as is, without a copy.
+func sanitize(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString("\uFFFD")
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// invalidBytes counts the bytes of s that are not part of valid UTF-8.
+func invalidBytes(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			n++
+		}
+		i += size
+	}
+	return n
 }
