@@ -32,7 +32,7 @@ type routeLine struct {
 	Note     string `json:"note"`
 }
 
-const priceUsage = `usage: spillscope price [--route R] FILE...
+const priceUsage = `usage: spillscope price [--route R | --model M] FILE...
        spillscope price --routes
 
 Prints one JSON object per image file: file, format, mediaType, width, height,
@@ -49,6 +49,7 @@ func runPrice(env Env, args []string) int {
 	fs := flag.NewFlagSet("price", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	route := fs.String("route", imagecost.RouteAnthropic, "image pricing route: "+strings.Join(imagecost.RouteNames(), ", "))
+	model := fs.String("model", "", "pick the route a recorded model name maps to (e.g. claude-opus-4-7, gpt-4o); instead of --route")
 	listRoutes := fs.Bool("routes", false, "print every route (name, provider, encoding, priced, source, note) and exit")
 	files, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -74,6 +75,20 @@ func runPrice(env Env, args []string) int {
 		return exitOK
 	}
 
+	routeSet := false
+	fs.Visit(func(f *flag.Flag) { routeSet = routeSet || f.Name == "route" })
+	if *model != "" {
+		if routeSet {
+			fmt.Fprintln(env.Stderr, "spillscope price: give --route or --model, not both")
+			return exitUsage
+		}
+		*route = imagecost.RouteForModel(*model)
+		if *route == "" {
+			fmt.Fprintf(env.Stderr, "spillscope price: --model %q maps to no route; pass --route (known routes: %s)\n",
+				*model, strings.Join(imagecost.RouteNames(), ", "))
+			return exitUsage
+		}
+	}
 	r, err := imagecost.Lookup(*route)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "spillscope price: --route %q is not a route; known routes: %s\n",

@@ -165,6 +165,9 @@ func TestPriceUsageErrors(t *testing.T) {
 		{"route without pricing", []string{"--route", "deepseek", paths["notes.txt"]}, exitFail, `"deepseek"`},
 		{"no files", []string{"--route", "anthropic"}, exitUsage, "no FILE"},
 		{"unknown flag", []string{"--budget", "3", paths["notes.txt"]}, exitUsage, "budget"},
+		{"unknown model", []string{"--model", "llama-3", paths["notes.txt"]}, exitUsage, "--model"},
+		{"route and model", []string{"--route", "gemini", "--model", "gpt-4o", paths["notes.txt"]}, exitUsage, "not both"},
+		{"model without pricing", []string{"--model", "deepseek-chat", paths["notes.txt"]}, exitFail, `"deepseek"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -217,6 +220,13 @@ func TestPriceHelpRoutesAndArgs(t *testing.T) {
 		code, out, _ := runPriceCmd(t, nil, paths["notes.txt"])
 		lines := decodePriceLines(t, out)
 		if code != exitOK || len(lines) != 1 || lines[0].Route != "anthropic" || lines[0].Tokens != 1296 {
+			t.Errorf("exit %d, %+v", code, lines)
+		}
+	})
+	t.Run("model picks the route", func(t *testing.T) {
+		code, out, _ := runPriceCmd(t, nil, "--model", "claude-opus-4-7", paths["photo.jpg"])
+		lines := decodePriceLines(t, out)
+		if code != exitOK || len(lines) != 1 || lines[0].Route != "anthropic-hires" || lines[0].Tokens != 2691 {
 			t.Errorf("exit %d, %+v", code, lines)
 		}
 	})
