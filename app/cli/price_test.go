@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"image/gif"
@@ -135,7 +136,19 @@ func TestPriceManyFilesWithFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	missing := filepath.Join(dir, "absent.png")
-	code, out, errs := runPriceCmd(t, nil, "--route", "anthropic", paths["notes.txt"], text, missing, paths["photo.jpg"])
+	huge := filepath.Join(dir, "huge.png")
+	if err := os.WriteFile(huge, lyingPNG(100000, 100000), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	truncated := filepath.Join(dir, "cut.jpg")
+	jpg, err := os.ReadFile(paths["photo.jpg"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(truncated, jpg[:40], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runPriceCmd(t, nil, "--route", "anthropic", paths["notes.txt"], text, missing, huge, truncated, paths["photo.jpg"])
 	if code != exitFail {
 		t.Errorf("exit %d, want %d", code, exitFail)
 	}
@@ -143,14 +156,31 @@ func TestPriceManyFilesWithFailures(t *testing.T) {
 	if len(lines) != 2 || lines[0].File != paths["notes.txt"] || lines[1].File != paths["photo.jpg"] {
 		t.Errorf("stdout lines = %+v, want the two images in order", lines)
 	}
-	for _, name := range []string{text, missing} {
+	for _, name := range []string{text, missing, huge, truncated} {
 		if !strings.Contains(errs, name) {
 			t.Errorf("stderr %q does not name %s", errs, name)
 		}
 	}
-	if !strings.Contains(errs, "not a supported image") {
-		t.Errorf("stderr %q does not say the text file is not an image", errs)
+	for _, why := range []string{"not a supported image", "out of range", "truncated"} {
+		if !strings.Contains(errs, why) {
+			t.Errorf("stderr %q does not say %q", errs, why)
+		}
 	}
+	if n := strings.Count(errs, "\n"); n != 4 {
+		t.Errorf("stderr has %d lines, want one per failed file:\n%s", n, errs)
+	}
+}
+
+// lyingPNG is a PNG signature and an IHDR chunk (valid CRC) declaring any
+// size, followed by nothing.
+func lyingPNG(w, h uint32) []byte {
+	ihdr := binary.BigEndian.AppendUint32(nil, w)
+	ihdr = binary.BigEndian.AppendUint32(ihdr, h)
+	ihdr = append(ihdr, 8, 6, 0, 0, 0)
+	typed := append([]byte("IHDR"), ihdr...)
+	out := binary.BigEndian.AppendUint32([]byte("\x89PNG\r\n\x1a\n"), uint32(len(ihdr)))
+	out = append(out, typed...)
+	return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(typed))
 }
 
 func TestPriceUsageErrors(t *testing.T) {
