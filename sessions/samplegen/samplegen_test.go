@@ -603,3 +603,159 @@ func BenchmarkGenerate(b *testing.B) {
 		b.SetBytes(m.Bytes)
 	}
 }
+
+// realClaudeProjects is the shared folder of real Claude Code logs, found
+// relative to the repository (../shared from the repo root).
+func realClaudeProjects(t testing.TB) string {
+	dir := filepath.Join("..", "..", "..", "shared", "fixtures", "real", "claude", "projects")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("real fixtures not found at %s: %v", dir, err)
+	}
+	return dir
+}
+
+// lineIDs collects the ids a copy must renew, by the reader's own walk.
+func lineIDs(t *testing.T, path string) map[string]bool {
+	ids := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				s, ok := e.(string)
+				if ok && len(s) >= 8 && (k == "uuid" || k == "parentUuid" || k == "sessionId" || k == "requestId" || k == "tool_use_id" ||
+					k == "id" && (strings.HasPrefix(s, "msg_") || strings.HasPrefix(s, "toolu_"))) {
+					ids[s] = true
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	readLines(t, path, func(line []byte) {
+		var v any
+		if json.Unmarshal(line, &v) == nil {
+			walk(v)
+		}
+	})
+	return ids
+}
+
+func TestBenchCorpus(t *testing.T) {
+	real := realClaudeProjects(t)
+	dir := filepath.Join(t.TempDir(), "bench")
+	const target = 10 << 20
+	m, err := GenerateBenchCorpus(dir, BenchOptions{TargetBytes: target, ReplicateFrom: real, Seed: 11, ScreenshotBytes: 16 << 10, ShotsPerSession: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Bytes < target {
+		t.Errorf("corpus is %d bytes, want at least %d", m.Bytes, target)
+	}
+	if m.Replicated < 2 {
+		t.Fatalf("replicated %d rounds, want at least 2 for this target", m.Replicated)
+	}
+	sources, err := listFiles(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("copies keep bytes and shape", func(t *testing.T) {
+		for _, rel := range sources {
+			src := filepath.Join(real, rel)
+			cp := filepath.Join(dir, "claude", "projects", copyPath(rel, 0, roundSalt(11, 0)))
+			a, err := os.ReadFile(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(cp)
+			if err != nil {
+				t.Fatalf("copy of %s: %v", rel, err)
+			}
+			if len(a) != len(b) || bytes.Count(a, []byte("\n")) != bytes.Count(b, []byte("\n")) {
+				t.Errorf("%s: copy is %d bytes/%d lines, source %d/%d", rel, len(b), bytes.Count(b, []byte("\n")), len(a), bytes.Count(a, []byte("\n")))
+			}
+			if bytes.Equal(a, b) && strings.HasSuffix(rel, ".jsonl") {
+				t.Errorf("%s: copy is identical to the source", rel)
+			}
+		}
+	})
+	t.Run("ids unique across copies", func(t *testing.T) {
+		for _, rel := range sources {
+			if !strings.HasSuffix(rel, ".jsonl") {
+				continue
+			}
+			seen := lineIDs(t, filepath.Join(real, rel))
+			if len(seen) == 0 {
+				t.Fatalf("%s: reader found no ids", rel)
+			}
+			for round := 0; round < m.Replicated; round++ {
+				ids := lineIDs(t, filepath.Join(dir, "claude", "projects", copyPath(rel, round, roundSalt(11, round))))
+				if len(ids) != len(seen) && round == 0 {
+					// The number of distinct ids is kept by a one-to-one renaming.
+					t.Errorf("%s round %d: %d distinct ids, source has %d", rel, round, len(ids), len(seen))
+				}
+				for id := range ids {
+					if seen[id] {
+						t.Errorf("%s round %d: id %s also in the source or an earlier copy", rel, round, id)
+						break
+					}
+				}
+				for id := range ids {
+					seen[id] = true
+				}
+			}
+		}
+	})
+	t.Run("manifest matches files", func(t *testing.T) {
+		per, _ := recount(t, dir)
+		for _, h := range []string{HarnessClaude, HarnessCodex, HarnessGemini, HarnessSpillscope} {
+			if got, want := per[h], m.PerHarness[h]; !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: files say\n  %+v\nmanifest says\n  %+v", h, got, want)
+			}
+		}
+	})
+}
+
+func BenchmarkBenchCorpus(b *testing.B) {
+	real := realClaudeProjects(b)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		m, err := GenerateBenchCorpus(filepath.Join(b.TempDir(), "bench"), BenchOptions{TargetBytes: 40 << 20, ReplicateFrom: real, Seed: int64(i)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(m.Bytes)
+	}
+}
+
+func BenchmarkRewriteIDs(b *testing.B) {
+	real := realClaudeProjects(b)
+	data, err := os.ReadFile(filepath.Join(real, "-home-marco-projects-spotter", "8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for _, l := range lines {
+			RewriteIDs(l, uint64(i))
+		}
+	}
+}
+
+func BenchmarkScreenshot(b *testing.B) {
+	b.ReportAllocs()
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < b.N; i++ {
+		png, _, _, err := screenshot(r, BenchScreenshotBytes)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(int64(len(png)))
+	}
+}
