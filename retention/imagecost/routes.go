@@ -143,7 +143,7 @@ var routeTable = []Route{
 	},
 	{
 		Name: RouteGemini, Provider: "google", Encoding: DefaultEncoding, Source: sourceGemini,
-		Note: "Gemini 2.x: 258 tokens when both sides <= 384 px, else 258 per tile; crop unit = clamp(short side/1.5, 256, 768) (Google's published Gemini 1.5 crop rule; it publishes none for 2.x)",
+		Note: "Gemini 2.x: 258 tokens when both sides <= 384 px, else fit 3072x3072 and 258 per tile of side clamp(short side/1.5, 256, 768) (Google's published Gemini 1.5 crop rule; it publishes none for 2.x)",
 		Calc: GeminiTokens,
 	},
 	{
