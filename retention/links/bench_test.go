@@ -179,3 +179,31 @@ func BenchmarkRegexpBaseline(b *testing.B) {
 		b.Fatal("nothing found")
 	}
 }
+
+// BenchmarkScanPathological runs the scanner over inputs built to make a
+// careless scanner quadratic (runs of closers, separators, escapes, nested
+// URLs). Its MB/s should stay near BenchmarkScanText's.
+func BenchmarkScanPathological(b *testing.B) {
+	inputs := []struct{ name, text string }{
+		{"closers", "https://example.com/a" + strings.Repeat(")", 200000)},
+		{"separators", strings.Repeat("https://", 100000)},
+		{"slashes", strings.Repeat("/", 400000)},
+		{"www", strings.Repeat("www.", 100000)},
+		{"escapes", "https://example.com/" + strings.Repeat(`\u0026`, 100000)},
+		{"nested", "https://a/?" + strings.Repeat("x=https://", 50000)},
+		{"percent", "https://a/?" + strings.Repeat("%25", 100000)},
+		{"params", "https://a/?" + strings.Repeat("a=1&", 100000)},
+		{"colons", strings.Repeat("a://", 100000)},
+		{"json escaped", strings.Repeat(`:\/\/`, 100000)},
+	}
+	for _, in := range inputs {
+		b.Run(in.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in.text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				Redact(in.text)
+				FindURLs(in.text)
+			}
+		})
+	}
+}

@@ -304,8 +304,26 @@ func punctEnd(text string, start, end int) int {
 }
 
 // trimmedEnd drops trailing punctuation that ends a sentence or closes
-// something the URL did not open.
+// something the URL did not open. Bracket counts are taken once, so a run of
+// closers costs linear time.
 func trimmedEnd(text string, start, end int) int {
+	var opens, closes [3]int
+	for i := start; i < end; i++ {
+		switch text[i] {
+		case '(':
+			opens[0]++
+		case ')':
+			closes[0]++
+		case '[':
+			opens[1]++
+		case ']':
+			closes[1]++
+		case '{':
+			opens[2]++
+		case '}':
+			closes[2]++
+		}
+	}
 	for end > start {
 		r, size := utf8.DecodeLastRuneInString(text[start:end])
 		switch r {
@@ -313,13 +331,9 @@ func trimmedEnd(text string, start, end int) int {
 			end -= size
 			continue
 		case ')', ']', '}':
-			open := "("
-			if r == ']' {
-				open = "["
-			} else if r == '}' {
-				open = "{"
-			}
-			if strings.Count(text[start:end], open) < strings.Count(text[start:end], string(r)) {
+			k := strings.IndexRune(")]}", r)
+			if opens[k] < closes[k] {
+				closes[k]--
 				end -= size
 				continue
 			}
