@@ -69,7 +69,7 @@ func openAIRoute(m string) string {
 	has := func(p string) bool { return strings.HasPrefix(m, p) }
 	switch {
 	case has("gpt-5.5"):
-		return RouteOpenAIPatchOrig
+		return RouteOpenAIPatchOriginal
 	case has("gpt-5.4-mini"), has("gpt-5.4-nano"):
 		return RouteOpenAIPatch
 	case has("gpt-5.4"):

@@ -54,25 +54,25 @@ const (
 
 // Route names.
 const (
-	RouteAnthropic        = "anthropic"
-	RouteAnthropicHires   = "anthropic-hires"
-	RouteAnthropicLegacy  = "anthropic-legacy"
-	RouteOpenAITile       = "openai-tile"
-	RouteOpenAITileLow    = "openai-tile-low"
-	RouteOpenAITileGPT5   = "openai-tile-gpt5"
-	RouteOpenAITile4oMini = "openai-tile-4o-mini"
-	RouteOpenAITileO      = "openai-tile-o"
-	RouteOpenAITileCUA    = "openai-tile-cua"
-	RouteOpenAITileGPT4   = "openai-tile-gpt4"
-	RouteOpenAIPatch      = "openai-patch"
-	RouteOpenAIPatchHigh  = "openai-patch-high"
-	RouteOpenAIPatchOrig  = "openai-patch-original"
-	RouteGemini           = "gemini"
-	RouteGemini3Low       = "gemini3-low"
-	RouteGemini3Medium    = "gemini3-medium"
-	RouteGemini3High      = "gemini3-high"
-	RouteGemini3UltraHigh = "gemini3-ultra-high"
-	RouteDeepSeek         = "deepseek"
+	RouteAnthropic           = "anthropic"
+	RouteAnthropicHires      = "anthropic-hires"
+	RouteAnthropicLegacy     = "anthropic-legacy"
+	RouteOpenAITile          = "openai-tile"
+	RouteOpenAITileLow       = "openai-tile-low"
+	RouteOpenAITileGPT5      = "openai-tile-gpt5"
+	RouteOpenAITile4oMini    = "openai-tile-4o-mini"
+	RouteOpenAITileO         = "openai-tile-o"
+	RouteOpenAITileCUA       = "openai-tile-cua"
+	RouteOpenAITileGPT4      = "openai-tile-gpt4"
+	RouteOpenAIPatch         = "openai-patch"
+	RouteOpenAIPatchHigh     = "openai-patch-high"
+	RouteOpenAIPatchOriginal = "openai-patch-original"
+	RouteGemini              = "gemini"
+	RouteGemini3Low          = "gemini3-low"
+	RouteGemini3Medium       = "gemini3-medium"
+	RouteGemini3High         = "gemini3-high"
+	RouteGemini3UltraHigh    = "gemini3-ultra-high"
+	RouteDeepSeek            = "deepseek"
 )
 
 var routeTable = []Route{
@@ -137,7 +137,7 @@ var routeTable = []Route{
 		Calc: OpenAIPatchHighTokens,
 	},
 	{
-		Name: RouteOpenAIPatchOrig, Provider: "openai", Encoding: DefaultEncoding, Source: sourceOpenAI,
+		Name: RouteOpenAIPatchOriginal, Provider: "openai", Encoding: DefaultEncoding, Source: sourceOpenAI,
 		Note: "gpt-5.5 (default) and gpt-5.4 at detail original: 32 px patches, budget 10000 patches or 6000 px",
 		Calc: OpenAIPatchOriginalTokens,
 	},

@@ -45,7 +45,7 @@ func TestRouteForModel(t *testing.T) {
 		{"gpt-5.3-codex", RouteOpenAIPatch},
 		{"gpt-5.4-mini", RouteOpenAIPatch},
 		{"gpt-5.4", RouteOpenAIPatchHigh},
-		{"gpt-5.5", RouteOpenAIPatchOrig},
+		{"gpt-5.5", RouteOpenAIPatchOriginal},
 		{"gpt-5", RouteOpenAITileGPT5},
 		{"gpt-5-chat-latest", RouteOpenAITileGPT5},
 		{"openai/gpt-5", RouteOpenAITileGPT5},
