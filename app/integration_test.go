@@ -54,22 +54,31 @@ func TestSessionsServiceOnSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The index keeps a row per transcript (subagents too) and counts every
-	// image block, an undecodable one included; the manifest counts those apart.
-	wantSessions, wantImages := man.Sessions, man.ToolResultImages
+	// The list has a row per transcript (subagents included); the totals
+	// count distinct sessions of the agents' own harnesses and the images
+	// that could be stored.
+	wantRows := man.Sessions
 	for _, c := range man.PerHarness {
-		wantSessions += c.Subagents
-		wantImages += c.InvalidImages
+		wantRows += c.Subagents
 	}
-	if st.Sessions != wantSessions || st.ToolResults != man.ToolResults || st.Images != wantImages {
-		t.Errorf("status %+v, want sessions %d results %d images %d", st, wantSessions, man.ToolResults, wantImages)
+	if st.ToolResults != man.ToolResults || st.Images != man.ToolResultImages || st.SpillNotices != man.SpillNotices {
+		t.Errorf("status %+v, want results %d images %d notices %d", st, man.ToolResults, man.ToolResultImages, man.SpillNotices)
 	}
 	rows, err := s.List(SessionQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != wantSessions {
-		t.Fatalf("List: %d sessions, want %d", len(rows), wantSessions)
+	if len(rows) != wantRows {
+		t.Fatalf("List: %d sessions, want %d", len(rows), wantRows)
+	}
+	distinct := map[string]bool{}
+	for _, r := range rows {
+		if r.Harness != "spillscope" {
+			distinct[r.Harness+"/"+r.SessionID] = true
+		}
+	}
+	if st.Sessions != len(distinct) {
+		t.Errorf("status counts %d sessions, the list has %d distinct agent sessions", st.Sessions, len(distinct))
 	}
 	total := 0
 	for _, r := range rows {
