@@ -272,65 +272,74 @@ func reasonWords(reason, parameter string) string {
 
 // neverURIs collects the URIs a block of the result marks disposition
 // "never", at its top level, in its _meta (a "disposition" key, bare or
-// namespaced as ".../disposition"), or on an embedded resource.
+// namespaced as ".../disposition"), or on an embedded resource. Fields are
+// read one by one, so a malformed neighbour cannot lose a "never".
 func neverURIs(blocks []retention.Block) map[string]bool {
 	var never map[string]bool
+	add := func(uri string) {
+		if uri == "" {
+			return
+		}
+		if never == nil {
+			never = make(map[string]bool)
+		}
+		never[uri] = true
+	}
 	for _, b := range blocks {
 		if !bytes.Contains(b.Raw, []byte("disposition")) {
 			continue
 		}
-		var probe struct {
-			refFields
-			Resource *refFields `json:"resource"`
-		}
-		if json.Unmarshal(b.Raw, &probe) != nil {
+		top, ok := readRef(b.Raw)
+		if !ok {
 			continue
 		}
-		uris := make([]string, 0, 2)
-		if probe.never() {
+		res, hasRes := readRef(top.resource)
+		if top.never {
 			// A block's own disposition covers the URI it names, whether at
 			// its top level or on the resource it embeds.
-			uris = append(uris, probe.URI, b.URI)
-			if probe.Resource != nil {
-				uris = append(uris, probe.Resource.URI)
+			add(top.uri)
+			add(b.URI)
+			if hasRes {
+				add(res.uri)
 			}
 		}
-		if probe.Resource != nil && probe.Resource.never() {
-			uris = append(uris, probe.Resource.URI)
-		}
-		for _, uri := range uris {
-			if uri == "" {
-				continue
-			}
-			if never == nil {
-				never = make(map[string]bool)
-			}
-			never[uri] = true
+		if hasRes && res.never {
+			add(res.uri)
 		}
 	}
 	return never
 }
 
 type refFields struct {
-	URI         string                     `json:"uri"`
-	Disposition any                        `json:"disposition"`
-	Meta        map[string]json.RawMessage `json:"_meta"`
+	uri      string
+	never    bool
+	resource json.RawMessage
 }
 
-func (r *refFields) never() bool {
-	if s, ok := r.Disposition.(string); ok && strings.EqualFold(s, "never") {
-		return true
+// readRef reads the fields of an object that speak about a reference.
+func readRef(raw json.RawMessage) (refFields, bool) {
+	var r refFields
+	var obj map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &obj) != nil {
+		return r, false
 	}
-	for k, raw := range r.Meta {
-		if k != "disposition" && !strings.HasSuffix(k, "/disposition") {
-			continue
-		}
-		var s string
-		if json.Unmarshal(raw, &s) == nil && strings.EqualFold(s, "never") {
-			return true
+	_ = json.Unmarshal(obj["uri"], &r.uri)
+	r.resource = obj["resource"]
+	r.never = isNever(obj["disposition"])
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(obj["_meta"], &meta) == nil {
+		for k, v := range meta {
+			if (k == "disposition" || strings.HasSuffix(k, "/disposition")) && isNever(v) {
+				r.never = true
+			}
 		}
 	}
-	return false
+	return r, true
+}
+
+func isNever(raw json.RawMessage) bool {
+	var s string
+	return len(raw) > 0 && json.Unmarshal(raw, &s) == nil && strings.EqualFold(s, "never")
 }
 
 // mcpTypes are the five block types of MCP's content array.

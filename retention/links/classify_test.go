@@ -103,10 +103,11 @@ func quote(s string) string {
 func TestClassifyDispositionNever(t *testing.T) {
 	link := `{"type":"resource_link","uri":"https://example.com/report.csv","name":"report.csv"}`
 	refs := map[string]string{
-		"meta":       `{"type":"resource","resource":{"uri":"https://example.com/report.csv","text":"x"},"_meta":{"disposition":"never"}}`,
-		"namespaced": `{"type":"resource_link","uri":"https://example.com/report.csv","name":"again","_meta":{"rfc005/disposition":"never"}}`,
-		"top level":  `{"type":"reference","uri":"https://example.com/report.csv","disposition":"never"}`,
-		"embedded":   `{"type":"resource","resource":{"uri":"https://example.com/report.csv","disposition":"never"}}`,
+		"meta":                `{"type":"resource","resource":{"uri":"https://example.com/report.csv","text":"x"},"_meta":{"disposition":"never"}}`,
+		"namespaced":          `{"type":"resource_link","uri":"https://example.com/report.csv","name":"again","_meta":{"rfc005/disposition":"never"}}`,
+		"top level":           `{"type":"reference","uri":"https://example.com/report.csv","disposition":"never"}`,
+		"embedded":            `{"type":"resource","resource":{"uri":"https://example.com/report.csv","disposition":"never"}}`,
+		"malformed neighbour": `{"type":"reference","uri":"https://example.com/report.csv","disposition":"never","_meta":"oops","resource":7}`,
 	}
 	for name, ref := range refs {
 		for _, order := range []string{"link first", "reference first"} {
