@@ -47,7 +47,7 @@ func OpenAITileTokens(width, height int) (int, error) {
 
 // OpenAITileGPT5Tokens is the tile rule with gpt-5's row of the table (70
 // base, 140 per tile). Source and method as OpenAITileTokens.
-// Published-method examples: 1024x1024 -> 630, 2048x4096 -> 910.
+// By the published method: 1024x1024 -> 630, 2048x4096 -> 910.
 func OpenAITileGPT5Tokens(width, height int) (int, error) {
 	return openAITile(width, height, tileGPT5)
 }
