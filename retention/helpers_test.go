@@ -1,0 +1,102 @@
+package retention
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"hash/crc32"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"spillscope/retention/imagecost"
+)
+
+func budget(n int64) *int64 { return &n }
+
+func textBlock(s string) Block { return Block{Type: TypeText, Text: s} }
+
+func pngBytes(t testing.TB, w, h int) []byte {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for i := 0; i < w && i < h; i++ {
+		img.Set(i, i, color.NRGBA{R: 200, A: 255})
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// writePNG stores a real w x h PNG in dir and returns an image block naming it.
+func writePNG(t testing.TB, dir string, w, h int) Block {
+	t.Helper()
+	p := filepath.Join(dir, "img-"+itoa(w)+"x"+itoa(h)+".png")
+	if err := os.WriteFile(p, pngBytes(t, w, h), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return Block{Type: TypeImage, MimeType: "image/png", Path: p}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func dataPNG(t testing.TB, w, h int) Block {
+	return Block{Type: TypeImage, MimeType: "image/png", Data: base64.StdEncoding.EncodeToString(pngBytes(t, w, h))}
+}
+
+// pngHeader is a PNG signature and an IHDR chunk claiming w x h, with a valid
+// CRC, and nothing else: enough for a header-only reader.
+func pngHeader(w, h uint32) []byte {
+	var b bytes.Buffer
+	b.Write([]byte("\x89PNG\r\n\x1a\n"))
+	ihdr := make([]byte, 13)
+	binary.BigEndian.PutUint32(ihdr[0:], w)
+	binary.BigEndian.PutUint32(ihdr[4:], h)
+	ihdr[8], ihdr[9] = 8, 6
+	chunk := append([]byte("IHDR"), ihdr...)
+	binary.Write(&b, binary.BigEndian, uint32(13))
+	b.Write(chunk)
+	binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(chunk))
+	return b.Bytes()
+}
+
+// estimate re-prices an outcome's content independently of the tables: the
+// tokenizer on each text block, the route's calculator and the descriptor on
+// each image (read again from its file).
+func estimate(t testing.TB, content []Block, route, enc string) int {
+	t.Helper()
+	tk, err := Encoder(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if route == "" {
+		route = DefaultRoute
+	}
+	total := 0
+	for _, b := range content {
+		switch b.Type {
+		case TypeText:
+			total += len(tk.EncodeOrdinary(b.Text))
+		case TypeImage:
+			info, err := imagecost.SniffFile(b.Path)
+			if err != nil {
+				t.Fatalf("kept image %q unreadable: %v", b.Path, err)
+			}
+			p, err := imagecost.Price(route, info.Width, info.Height)
+			if err != nil {
+				t.Fatal(err)
+			}
+			total += p + len(tk.EncodeOrdinary(Descriptor(info.MediaType, info.Width, info.Height, b.Path)))
+		default:
+			t.Fatalf("unexpected block type %q in a replacement", b.Type)
+		}
+	}
+	return total
+}
+
+func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
