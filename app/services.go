@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -14,9 +13,6 @@ import (
 	"spillscope/retention/links"
 )
 
-// errPending marks a service method whose domain package has not been wired
-// yet; it is replaced as the packages land.
-var errPending = errors.New("app: not wired yet")
 
 // Sessions is the bound service for the index: sessions, results, indexing.
 type Sessions struct {
@@ -256,12 +252,6 @@ func routeInfo(rt imagecost.Route) RouteInfo {
 		Source: rt.Source, Note: rt.Note, Calculator: calc,
 	}
 }
-
-// Retain runs the decision on one result at one budget and route.
-func (r *Retention) Retain(req RetainRequest) (Projection, error) { return Projection{}, errPending }
-
-// Sweep runs the decision at many budgets.
-func (r *Retention) Sweep(req SweepRequest) ([]SweepRow, error) { return nil, errPending }
 
 // Links is the bound service for the reviewers' link audit.
 type Links struct {

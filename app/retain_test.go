@@ -1,0 +1,140 @@
+package app
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"image"
+	"image/color"
+	"image/png"
+	"strings"
+	"testing"
+)
+
+func pngBase64(t *testing.T, w, h int) string {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for x := 0; x < w; x++ {
+		img.Set(x, x%h, color.RGBA{R: 200, A: 255})
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(buf.Bytes())
+}
+
+func pastedResult(t *testing.T) string {
+	t.Helper()
+	content := []map[string]any{
+		{"type": "text", "text": strings.Repeat("head line of output with words\n", 400)},
+		{"type": "image", "mimeType": "image/png", "data": pngBase64(t, 64, 48)},
+		{"type": "text", "text": strings.Repeat("tail line 世界 🙂\n", 400)},
+	}
+	data, err := json.Marshal(map[string]any{"content": content})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func budget(n int64) *int64 { return &n }
+
+func TestRetainPasted(t *testing.T) {
+	r := NewRetention(NewStore(Config{DataDir: t.TempDir()}))
+	js := pastedResult(t)
+	tests := []struct {
+		name       string
+		budget     *int64
+		wantStatus string
+	}{
+		{"disabled", nil, "disabled"},
+		{"large budget", budget(1 << 20), "within_budget"},
+		{"cut", budget(2000), "replaced"},
+		{"tiny", budget(5), "preserved"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := r.Retain(RetainRequest{JSON: js, Budget: tt.budget, Route: "anthropic"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Status != tt.wantStatus {
+				t.Fatalf("status %q, want %q (diagnostics %v)", p.Status, tt.wantStatus, p.Diagnostics)
+			}
+			if tt.budget != nil && (p.Status == "replaced" || p.Status == "notice_only") && int64(p.Tokens.Total) > *tt.budget {
+				t.Errorf("replaced result costs %d > budget %d", p.Tokens.Total, *tt.budget)
+			}
+			if p.Status == "replaced" {
+				kinds := []string{}
+				for _, b := range p.Blocks {
+					kinds = append(kinds, b.Kind)
+				}
+				if kinds[len(kinds)-1] != "notice" || !strings.Contains(strings.Join(kinds, ","), "omitted") {
+					t.Errorf("projection kinds %v: want an omitted marker and the notice last", kinds)
+				}
+				if p.Blocks[0].Cut != "head" && p.Blocks[0].Cut != "" {
+					t.Errorf("first block cut %q", p.Blocks[0].Cut)
+				}
+				if p.CompleteFile == "" || strings.Contains(p.CompleteFile, "iVBOR") {
+					t.Errorf("complete file missing or holds base64")
+				}
+			}
+		})
+	}
+	if _, err := r.Retain(RetainRequest{JSON: "{not json", Budget: budget(10)}); err == nil {
+		t.Error("bad JSON accepted")
+	}
+	if _, err := r.Retain(RetainRequest{JSON: js, Budget: budget(-1)}); err == nil || !strings.Contains(err.Error(), "maxInlineTokens") {
+		t.Errorf("negative budget: %v", err)
+	}
+	if _, err := r.Retain(RetainRequest{JSON: js, Budget: budget(100), Route: "nope"}); err == nil {
+		t.Error("unknown route accepted")
+	}
+}
+
+func TestSweepMatchesRetain(t *testing.T) {
+	_, r, _, _, _ := newIndexedApp(t)
+	s := NewSessions(r.store)
+	sessions, err := s.List(SessionQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	budgets := []int64{0, 500, 2000, 12500, 100000}
+	checked := 0
+	for _, sess := range sessions {
+		results, err := s.Results(sess.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, res := range results {
+			rows, err := r.Sweep(SweepRequest{ResultID: res.ID, Budgets: budgets})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, b := range budgets {
+				p, err := r.Retain(RetainRequest{ResultID: res.ID, Budget: budget(b)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rows[i].InlineTokens != int64(p.Tokens.Total) || rows[i].OmittedImages != p.OmittedImages || rows[i].OmittedBytes != p.OmittedBytes {
+					t.Errorf("result %d budget %d: sweep %+v, retain %+v", res.ID, b, rows[i], p)
+				}
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no results swept")
+	}
+	all, err := r.Sweep(SweepRequest{Budgets: budgets})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all[0].Results != checked {
+		t.Errorf("index sweep considered %d results, want %d", all[0].Results, checked)
+	}
+	if _, err := r.Sweep(SweepRequest{Budgets: []int64{-5}}); err == nil {
+		t.Error("negative budget accepted")
+	}
+}
