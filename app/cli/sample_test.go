@@ -1,0 +1,207 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"spillscope/sessions/samplegen"
+)
+
+func runSampleCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := Run(Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}, append([]string{"sample"}, args...))
+	return code, stdout.String(), stderr.String()
+}
+
+// folderTotals counts the files and bytes under dir.
+func folderTotals(t *testing.T, dir string) (files int, size int64) {
+	t.Helper()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		files++
+		size += info.Size()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files, size
+}
+
+func decodeManifest(t *testing.T, stdout string) samplegen.Manifest {
+	t.Helper()
+	if n := strings.Count(strings.TrimSpace(stdout), "\n"); n != 0 {
+		t.Fatalf("stdout holds %d lines, want one JSON object", n+1)
+	}
+	var m samplegen.Manifest
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		t.Fatalf("stdout is not a manifest: %v\n%.300s", err, stdout)
+	}
+	return m
+}
+
+func TestSampleWritesCorpusAndPrintsManifest(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		sessions int
+	}{
+		{"defaults", nil, 6},
+		{"seed and scale", []string{"--seed", "42", "--scale", "2", "--screenshot-bytes", "8KiB"}, 12},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "corpus")
+			code, stdout, stderr := runSampleCmd(t, append([]string{"--out", dir}, tc.args...)...)
+			if code != exitOK {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			m := decodeManifest(t, stdout)
+			if m.Sessions != tc.sessions {
+				t.Errorf("sessions = %d, want %d", m.Sessions, tc.sessions)
+			}
+			files, size := folderTotals(t, dir)
+			if files != m.AllFiles || size != m.Bytes {
+				t.Errorf("folder holds %d files, %d bytes; manifest says %d, %d", files, size, m.AllFiles, m.Bytes)
+			}
+			for _, h := range []string{samplegen.HarnessClaude, samplegen.HarnessCodex, samplegen.HarnessGemini, samplegen.HarnessSpillscope} {
+				if m.PerHarness[h].ToolResults == 0 {
+					t.Errorf("manifest has no tool results for %s", h)
+				}
+			}
+		})
+	}
+}
+
+func TestSampleSameSeedSameManifest(t *testing.T) {
+	base := t.TempDir()
+	var outs []string
+	for _, name := range []string{"a", "b"} {
+		code, stdout, stderr := runSampleCmd(t, "--out", filepath.Join(base, name), "--seed", "5")
+		if code != exitOK {
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+		m := decodeManifest(t, stdout)
+		m.SessionUsage = nil // paths differ with the folder
+		b, _ := json.Marshal(m)
+		outs = append(outs, string(b))
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("same seed, different manifests:\n%s\n%s", outs[0], outs[1])
+	}
+}
+
+func TestSampleRefusesNonEmptyFolder(t *testing.T) {
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "keep.txt")
+	if err := os.WriteFile(mine, []byte("user data"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--out", dir},
+		{"--out", dir, "--bench-bytes", "1MB"},
+	} {
+		t.Run(strings.Join(args[2:], " "), func(t *testing.T) {
+			code, stdout, stderr := runSampleCmd(t, args...)
+			if code != exitFail {
+				t.Errorf("exit %d, want %d", code, exitFail)
+			}
+			if stdout != "" {
+				t.Errorf("stdout %q, want nothing", stdout)
+			}
+			if !strings.Contains(stderr, "already holds files") || !strings.Contains(stderr, dir) {
+				t.Errorf("stderr %q does not name the folder and the reason", stderr)
+			}
+			entries, _ := os.ReadDir(dir)
+			if len(entries) != 1 {
+				t.Errorf("folder holds %d entries after refusal, want 1", len(entries))
+			}
+			if b, _ := os.ReadFile(mine); string(b) != "user data" {
+				t.Errorf("user file changed to %q", b)
+			}
+		})
+	}
+}
+
+func TestSampleUsageErrors(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "x")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // in stderr
+	}{
+		{"no out", nil, "--out"},
+		{"zero scale", []string{"--out", dir, "--scale", "0"}, "--scale"},
+		{"scale not a number", []string{"--out", dir, "--scale", "many"}, "scale"},
+		{"bad screenshot size", []string{"--out", dir, "--screenshot-bytes", "huge"}, "--screenshot-bytes"},
+		{"bad bench size", []string{"--out", dir, "--bench-bytes", "1.5GB"}, "--bench-bytes"},
+		{"replicate without bench", []string{"--out", dir, "--replicate", "."}, "--replicate needs --bench-bytes"},
+		{"replicate missing", []string{"--out", dir, "--bench-bytes", "1MB", "--replicate", filepath.Join(dir, "nope")}, "--replicate"},
+		{"scale with bench", []string{"--out", dir, "--bench-bytes", "1MB", "--scale", "3"}, "--scale"},
+		{"stray argument", []string{"--out", dir, "extra"}, "unexpected argument"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runSampleCmd(t, tc.args...)
+			if code != exitUsage {
+				t.Errorf("exit %d, want %d (stderr %q)", code, exitUsage, stderr)
+			}
+			if stdout != "" {
+				t.Errorf("stdout %q, want nothing", stdout)
+			}
+			if !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr %q does not mention %q", stderr, tc.want)
+			}
+			if _, err := os.Stat(dir); err == nil {
+				t.Errorf("%s was created by a refused command", dir)
+			}
+		})
+	}
+}
+
+func TestSampleHelp(t *testing.T) {
+	code, stdout, _ := runSampleCmd(t, "-h")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"usage: spillscope sample", "--out", "--seed", "--bench-bytes", "--replicate"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+}
+
+func TestSampleBenchCorpus(t *testing.T) {
+	real := filepath.Join("..", "..", "..", "shared", "fixtures", "real", "claude", "projects")
+	if _, err := os.Stat(real); err != nil {
+		t.Skipf("real fixtures not found at %s: %v", real, err)
+	}
+	dir := filepath.Join(t.TempDir(), "bench")
+	code, stdout, stderr := runSampleCmd(t, "--out", dir, "--bench-bytes", "6MB", "--replicate", real, "--screenshot-bytes", "16KiB")
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	m := decodeManifest(t, stdout)
+	if m.Bytes < 6e6 {
+		t.Errorf("corpus is %d bytes, want at least 6MB", m.Bytes)
+	}
+	if m.Replicated < 1 {
+		t.Errorf("replicated %d copies, want at least 1", m.Replicated)
+	}
+	files, size := folderTotals(t, dir)
+	if files != m.AllFiles || size != m.Bytes {
+		t.Errorf("folder holds %d files, %d bytes; manifest says %d, %d", files, size, m.AllFiles, m.Bytes)
+	}
+}
