@@ -193,7 +193,9 @@ func ApproxSize(b64 string) string {
 
 // LinkLine is how a tool result's resource_link is shown when nothing else in
 // the result speaks about its URI: its own line, URI included, when the URI
-// cannot carry a credential; otherwise a stub without the URI saying why.
+// cannot carry a credential; otherwise a stub without the URI saying why. It
+// reads b's URI, name (or title) and media type whatever b's type, so a
+// caller can ask about a bare URI (as the links subcommand does).
 func LinkLine(b retention.Block) Decision {
 	return linkDecision(b, nil)
 }
