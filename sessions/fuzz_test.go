@@ -1,0 +1,143 @@
+package sessions
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+func lineSeeds(f *testing.F, extra ...string) {
+	for _, s := range extra {
+		f.Add([]byte(s))
+	}
+	for _, s := range []string{"", "{}", "[]", "//x", `{"type":"user"`, `{"a":"\"}`, `{"a":[}`, "null", `{"type":1}`} {
+		f.Add([]byte(s))
+	}
+}
+
+// checkLine holds for every reader: no panic, results point at the line,
+// and a line encoding/json calls a valid object is never reported as
+// malformed (the scanner must not be stricter than JSON).
+func checkLine(t *testing.T, data []byte, read func(Line, *Parsed)) {
+	p := &Parsed{}
+	l := Line{Bytes: data, Offset: 10, Length: int64(len(data)) + 1, Number: 3, Complete: true}
+	read(l, p)
+	for _, r := range p.Results {
+		if r.Offset != 10 || r.Line != 3 {
+			t.Fatalf("result points at %d line %d", r.Offset, r.Line)
+		}
+		if r.TextBytes < 0 || r.Images < 0 {
+			t.Fatalf("negative sizes %+v", r)
+		}
+	}
+	var obj map[string]any
+	if json.Unmarshal(data, &obj) == nil && obj != nil {
+		for _, d := range p.Diags {
+			if strings.HasPrefix(d.Message, "not a JSON object") {
+				t.Fatalf("valid JSON object reported malformed: %q", data)
+			}
+		}
+	}
+}
+
+func FuzzClaudeLine(f *testing.F) {
+	lineSeeds(f, cAssistant("s", "m", "r", "t1", "Bash", 1), cResult("s", "t1", "x"),
+		cResult("s", "t1", []any{map[string]any{"type": "text", "text": "a"}, map[string]any{"type": "image", "source": map[string]any{"data": "AAAA", "media_type": "image/png"}}}),
+		cProgressCopy("s", "t1"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := &ClaudeReader{}
+		checkLine(t, data, c.ReadLine)
+	})
+}
+
+func FuzzCodexLine(f *testing.F) {
+	lineSeeds(f,
+		`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"ok"}}`,
+		`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":[{"type":"input_image","image_url":"data:image/png;base64,AAAA"}]}}`,
+		`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":5,"cached_input_tokens":9}}}}`)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := &CodexReader{}
+		checkLine(t, data, c.ReadLine)
+	})
+}
+
+func FuzzGeminiDoc(f *testing.F) {
+	f.Add([]byte(`{"sessionId":"s","messages":[{"id":"m","tokens":{"input":3,"cached":1},"toolCalls":[{"id":"c","name":"n","status":"error","result":[{"functionResponse":{"response":{"output":"x"}}}]}]}]}`))
+	f.Add([]byte(`{"messages":[{"toolCalls":[{"id":"c","result":[{"inlineData":{"mimeType":"image/png","data":"AA"}}]}]}]}`))
+	f.Add([]byte(`{"messages":`))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		p := &Parsed{}
+		ReadGeminiDoc(doc, p)
+		for _, r := range p.Results {
+			if r.Offset < 0 || r.Offset+r.Length > int64(len(doc)) || r.Line < 1 {
+				t.Fatalf("result span %d+%d line %d outside a %d-byte doc", r.Offset, r.Length, r.Line, len(doc))
+			}
+			back, _ := geminiCall(doc[r.Offset : r.Offset+r.Length])
+			if back.CallID != r.CallID || len(back.Blocks) != len(r.Blocks) {
+				t.Fatalf("span does not read back: %+v vs %+v", back, r)
+			}
+		}
+	})
+}
+
+func FuzzNotice(f *testing.F) {
+	for _, s := range []string{
+		"<persisted-output>\nOutput too large (1KB). Full output saved to: /a/b.txt\n</persisted-output>",
+		"(Omitted 5 bytes. Full formatted result stored at: /d/x.txt. Use read with offset/limit, or grep this path to search within it.)",
+		"The tool call succeeded but the output was truncated. Full output saved to: /x",
+		"For full output see: ", "is stored in the file which you can use other tools to examine or search in: /p",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		n, ok := RecogniseSpill(text)
+		if !ok {
+			return
+		}
+		if n.Path == "" || strings.ContainsAny(n.Path, "\n") || !strings.Contains(text, n.Path) {
+			t.Fatalf("bad path %q from %q", n.Path, text)
+		}
+	})
+}
+
+func FuzzLineReader(f *testing.F) {
+	f.Add([]byte("a\nb\r\n\nc"), uint8(3))
+	f.Fuzz(func(t *testing.T, data []byte, chunk uint8) {
+		lr := NewLineReader(&chunked{data: data, n: int(chunk%16) + 1}, 0, 1)
+		var total int64
+		for {
+			l, err := lr.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Offset != total {
+				t.Fatalf("offset %d, want %d", l.Offset, total)
+			}
+			total += l.Length
+		}
+		if total != int64(len(data)) {
+			t.Fatalf("lines cover %d of %d bytes", total, len(data))
+		}
+	})
+}
+
+// chunked returns at most n bytes per Read, to exercise refills.
+type chunked struct {
+	data []byte
+	n    int
+}
+
+func (c *chunked) Read(p []byte) (int, error) {
+	if len(c.data) == 0 {
+		return 0, io.EOF
+	}
+	k := min(len(p), c.n, len(c.data))
+	copy(p, c.data[:k])
+	c.data = c.data[k:]
+	return k, nil
+}
