@@ -3,6 +3,8 @@ package sessions
 import (
 	"regexp"
 	"strings"
+
+	"spillscope/retention"
 )
 
 // Spill notice kinds: which convention a recognised notice follows. A
@@ -39,7 +41,6 @@ var noticeRules = []noticeRule{
 	{NoticeGemini, "For full output see:", regexp.MustCompile(`Output too large\. Showing first [^\n]*? For full output see:[ \t]*([^\n]+?)[ \t]*(?:\n|$)`)},
 	{NoticeGeminiLegacy, "The full output has been saved to:", regexp.MustCompile(`Tool output was too large and has been truncated\.\s*The full output has been saved to:[ \t]*([^\n]+?)[ \t]*(?:\n|$)`)},
 	{NoticeGoose, "goose", nil},
-	{NoticeSpillscope, "Full formatted result stored at:", regexp.MustCompile(`\(Omitted \d+ bytes[^\n]*?\. Full formatted result stored at: ([^\n]+?)\. (?:Use |View |To )`)},
 }
 
 var gooseRe = regexp.MustCompile(`larger \(\d+ characters\) and is stored in the file which you can use other tools to examine or search in:[ \t]*([^\n]+?)[ \t]*(?:\n|$)`)
@@ -48,6 +49,12 @@ var gooseRe = regexp.MustCompile(`larger \(\d+ characters\) and is stored in the
 // Only bounded windows of very long text are searched: every known notice
 // sits at the start or the end of the result it replaced.
 func RecogniseSpill(text string) (SpillNotice, bool) {
+	// This project's own notice has one recogniser, in retention.
+	if strings.Contains(text, "Full formatted result stored at:") {
+		if m, ok := retention.RecogniseNotice(text); ok && m.Path != "" {
+			return SpillNotice{Kind: NoticeSpillscope, Path: m.Path}, true
+		}
+	}
 	const window = 16 << 10
 	if len(text) > 2*window {
 		if n, ok := recogniseIn(text[:window]); ok {
