@@ -74,12 +74,14 @@ var noticeRE = regexp.MustCompile(`\A\(Omitted (\d+) bytes(?: and (\d+) images?)
 // It only reads: recorded text is never rewritten. A match is a text
 // convention, not proof that a retention policy wrote it.
 func RecogniseNotice(text string) (NoticeMatch, bool) {
-	// Only the tail can hold a final notice; bounding the scan keeps
-	// recognition cheap on multi-megabyte results.
-	const window = 1 << 16
-	base := 0
-	if len(text) > window {
-		base = len(text) - window
+	// A notice is one line (its path holds no newline) of bounded length at
+	// the very end, so only the end of the last line is searched: this keeps
+	// recognition linear however many look-alikes a hostile text repeats.
+	const maxNotice = 8192
+	trimmed := strings.TrimRight(text, " \t\r\n")
+	base := strings.LastIndexByte(trimmed, '\n') + 1
+	if len(trimmed)-base > maxNotice {
+		base = len(trimmed) - maxNotice
 	}
 	// The last "(Omitted " that starts a complete final notice wins, so a
 	// preview quoting an older notice on the same line cannot swallow it.
