@@ -231,7 +231,7 @@ func (g *gen) writeClaudeRich(index int) error {
 
 	// 1. Small Bash result, string content.
 	tid := newToolUse(r)
-	a := ct.respond(o("type", "thinking", "thinking", "Start by listing the repository, then run the tests with full output.", "signature", "EXAMPLESIGNATURE"+newHex(r, 32)),
+	a := ct.respond(o("type", "thinking", "thinking", "Start by listing the repository, then run the tests with full output.", "signature", "Eq"+randFrom(r, alnum, 86)+"=="),
 		textBlock("I'll look at the repository layout first."),
 		toolUse(tid, "Bash", o("command", "ls", "description", "List repository files")))
 	lsOut := "Makefile\nREADME.md\ncmd\ndocs\ngo.mod\ngo.sum\ninternal\nscripts\nweb\n"
@@ -282,6 +282,7 @@ func (g *gen) writeClaudeRich(index int) error {
 	a = ct.respond(toolUse(tid, "WebFetch", o("url", LinkPlainGuide, "prompt", "Summarise the deployment notes")))
 	ct.toolResult(tid, a, prose, false,
 		o("bytes", len(prose), "code", 200, "codeText", "OK", "result", prose, "durationMs", 812, "url", LinkPlainGuide))
+	c.CredentialLinks += len(CredentialLinks)
 
 	// 7. MCP screenshot: an image block inside a tool_result array; the
 	// toolUseResult repeats the blocks (base64 stored twice, as in real logs).
@@ -307,6 +308,7 @@ func (g *gen) writeClaudeRich(index int) error {
 		o("type", "resource_link", "uri", LinkWatch, "name", "walkthrough"),
 	}
 	ct.toolResult(tid, a, links, false, links)
+	c.CredentialLinks += 2
 
 	// 9. goose-style spill notice relayed by an MCP bridge; its file exists.
 	gooseFile := filepath.Join(g.root, "goose", "goose_mcp_responses",
@@ -319,6 +321,19 @@ func (g *gen) writeClaudeRich(index int) error {
 	a = ct.respond(toolUse(tid, "mcp__goose__run_recipe", o("recipe", "collect-traces")))
 	ct.toolResult(tid, a, fmt.Sprintf("The response returned from the tool call was larger (%d characters) and is stored in the file which you can use other tools to examine or search in: %s", len([]rune(gooseText)), gooseFile), false, nil)
 	c.addNotice(NoticeGoose, true)
+
+	// 9b. Claude Code's own MCP notice: the result went to a file under
+	// tool-results/ and the model saw one line about it.
+	tid = newToolUse(r)
+	a = ct.respond(toolUse(tid, "mcp__github__search_code", o("q", "compaction repo:team/shop-api")))
+	mcpFull := genText(r, kindJSON, 90<<10)
+	mcpFile := filepath.Join(sessDir, "tool-results", "mcp-github-search_code-"+strings.TrimPrefix(tid, "toolu_")+".txt")
+	if err := g.writeFile(mcpFile, []byte(mcpFull)); err != nil {
+		return err
+	}
+	ct.toolResult(tid, a, []any{textBlock(fmt.Sprintf("Error: result (%d characters across 1 line) exceeds maximum allowed tokens. Output has been saved to %s.\nFormat: Plain text", len([]rune(mcpFull)), mcpFile))}, false,
+		[]any{textBlock("Error: result exceeds maximum allowed tokens")})
+	c.addNotice(NoticeClaudeMCP, true)
 
 	// 10. A very large MCP text result (about 1 MB over two blocks), not spilled.
 	if index == 0 {

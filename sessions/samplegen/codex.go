@@ -141,6 +141,7 @@ func (g *gen) writeCodex(index int) error {
 
 	// Signed and plain links in a command's output.
 	cr.call("exec_command", o("cmd", "cat DEPLOY.md", "workdir", cwd), execOutput(r, linkProse(r), 640))
+	c.CredentialLinks += len(CredentialLinks)
 
 	last := Usage{InputTokens: 24410, CachedInputTokens: 18432, OutputTokens: 911, ReasoningOutputTokens: 384}
 	total.add(last)

@@ -64,6 +64,7 @@ func (g *gen) writeGemini(index int) error {
 	imgPart := o("inlineData", o("mimeType", "image/png", "data", base64.StdEncoding.EncodeToString(png)))
 	c.ToolResultImages++
 
+	c.CredentialLinks += len(CredentialLinks)
 	msgs := []any{
 		o("id", newUUID(r), "timestamp", tick(), "type", "user", "content", "The notes app is slow to start. Look at the startup log and the screenshot in docs/, and check the links in SETUP.md."),
 		o("id", newUUID(r), "timestamp", tick(), "type", "gemini", "content", "I'll start with the startup log.",

@@ -30,6 +30,7 @@ const (
 // Spill-notice kinds used as keys of Counts.NoticeKinds.
 const (
 	NoticeClaude     = "claude-persisted-output"
+	NoticeClaudeMCP  = "claude-mcp-saved"
 	NoticeSpillscope = "spillscope"
 	NoticeOpenCode   = "opencode"
 	NoticeGoose      = "goose"
@@ -100,6 +101,9 @@ func (u *Usage) add(v Usage) {
 //   - SpillNotices: tool results whose model-visible text holds a spill notice
 //     (one per result), by kind in NoticeKinds. SpillFilesPresent and
 //     SpillFilesMissing split them by whether the file they name exists.
+//   - CredentialLinks: occurrences of the credential-bearing links in the
+//     model-visible content of those tool results (text and resource_link
+//     URIs; not the toolUseResult or resultDisplay copies).
 //   - BadLines: lines of a JSONL transcript that are not valid JSON (comment
 //     and truncated lines). UnknownLines are valid JSON with a line type no
 //     harness defines.
@@ -114,6 +118,7 @@ type Counts struct {
 	SpillFilesPresent int            `json:"spillFilesPresent"`
 	SpillFilesMissing int            `json:"spillFilesMissing"`
 	NoticeKinds       map[string]int `json:"noticeKinds"`
+	CredentialLinks   int            `json:"credentialLinks"`
 	BadLines          int            `json:"badLines"`
 	UnknownLines      int            `json:"unknownLines"`
 	Usage             Usage          `json:"usage"`
@@ -148,6 +153,7 @@ func (c *Counts) add(v Counts) {
 		}
 		c.NoticeKinds[k] += n
 	}
+	c.CredentialLinks += v.CredentialLinks
 	c.BadLines += v.BadLines
 	c.UnknownLines += v.UnknownLines
 	c.Usage.add(v.Usage)

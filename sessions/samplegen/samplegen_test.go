@@ -18,6 +18,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"spillscope/retention"
 )
 
 // treeHashes maps each file under dir (relative path) to the sha256 of its
@@ -149,6 +151,7 @@ var noticePatterns = []struct {
 	re   *regexp.Regexp
 }{
 	{NoticeClaude, regexp.MustCompile(`<persisted-output>\nOutput too large \(\d+KB\)\. Full output saved to: ([^\n]+)\n`)},
+	{NoticeClaudeMCP, regexp.MustCompile(`exceeds maximum allowed tokens\. Output has been saved to ([^\n]+?)\.\nFormat: `)},
 	{NoticeOpenCode, regexp.MustCompile(`The tool call succeeded but the output was truncated\. Full output saved to: ([^\n]+)\n`)},
 	{NoticeGoose, regexp.MustCompile(`is stored in the file which you can use other tools to examine or search in: ([^\n]+)$`)},
 	{NoticeGemini, regexp.MustCompile(`^Output too large\. Showing first \d+ and last \d+ characters\. For full output see: ([^\n]+)\n`)},
@@ -156,6 +159,9 @@ var noticePatterns = []struct {
 }
 
 func countNotice(c *Counts, text string) {
+	for _, l := range CredentialLinks {
+		c.CredentialLinks += strings.Count(text, l)
+	}
 	for _, p := range noticePatterns {
 		if m := p.re.FindStringSubmatch(text); m != nil {
 			_, err := os.Stat(m[1])
@@ -281,6 +287,12 @@ func recountClaude(t *testing.T, path string, c *Counts, usage map[string]Usage,
 						switch asString(em["type"]) {
 						case "text":
 							text.WriteString(asString(em["text"]))
+						case "resource_link":
+							for _, l := range CredentialLinks {
+								if asString(em["uri"]) == l {
+									c.CredentialLinks++
+								}
+							}
 						case "image":
 							if validPNGBase64(asString(asMap(em["source"])["data"])) {
 								c.ToolResultImages++
@@ -430,6 +442,10 @@ func recountRetained(t *testing.T, path string, c *Counts) {
 		}
 	}
 	countNotice(c, rec.Outcome.Notice)
+	// The notice must be the one this project's recogniser reads.
+	if m, ok := retention.RecogniseNotice(rec.Outcome.Notice); !ok || m.Path != rec.Outcome.SpillPath {
+		t.Errorf("%s: retention.RecogniseNotice(%q) = %+v, %v", path, rec.Outcome.Notice, m, ok)
+	}
 	if want := strings.TrimSuffix(path, ".retained.json") + ".txt"; rec.Outcome.SpillPath != want {
 		t.Errorf("%s: spillPath %q, want %q", path, rec.Outcome.SpillPath, want)
 	}
@@ -491,7 +507,7 @@ func TestManifestMatchesFiles(t *testing.T) {
 					kinds[k] += n
 				}
 			}
-			for _, k := range []string{NoticeClaude, NoticeOpenCode, NoticeGoose, NoticeGemini, NoticeSpillscope} {
+			for _, k := range []string{NoticeClaude, NoticeClaudeMCP, NoticeOpenCode, NoticeGoose, NoticeGemini, NoticeSpillscope} {
 				if kinds[k] < scale {
 					t.Errorf("notice kind %s: %d, want at least %d", k, kinds[k], scale)
 				}

@@ -22,21 +22,6 @@ type retainedPart struct {
 	width, height int
 }
 
-const omissionMarker = "[...]"
-
-// spillNotice is the project's notice. The byte-only form is the historical
-// one; with omitted images it also names their count and how to view one.
-func spillNotice(omittedBytes int64, omittedImages int, path string) string {
-	if omittedImages == 0 {
-		return fmt.Sprintf("(Omitted %d bytes. Full formatted result stored at: %s. Use read with offset/limit, or grep this path to search within it.)", omittedBytes, path)
-	}
-	noun := "images"
-	if omittedImages == 1 {
-		noun = "image"
-	}
-	return fmt.Sprintf("(Omitted %d bytes and %d %s. Full formatted result stored at: %s. Use read with offset/limit, or grep this path to search within it; read an image path listed there to view that image.)", omittedBytes, omittedImages, noun, path)
-}
-
 // writeSpillscope writes two records of spillscope's own spill layout
 // (DIR/<id>.txt, DIR/attachments/<sha256>.png, DIR/<id>.retained.json) the
 // way `spillscope retain --spill-dir` lays them out: a text-only result cut
@@ -92,6 +77,10 @@ func (g *gen) writeRetained(dir string, created time.Time, tool string, budget i
 	images := 0
 	for i := range parts {
 		p := &parts[i]
+		if i > 0 {
+			// The complete result file joins its blocks with newlines.
+			complete.WriteByte('\n')
+		}
 		if p.png == nil {
 			input = append(input, o("type", "text", "text", p.text))
 			complete.WriteString(p.text)
@@ -105,7 +94,7 @@ func (g *gen) writeRetained(dir string, created time.Time, tool string, budget i
 		}
 		images++
 		input = append(input, o("type", "image", "mimeType", "image/png", "path", p.path))
-		fmt.Fprintf(&complete, "\n[image: %s (image/png, %dx%d)]\n", p.path, p.width, p.height)
+		complete.WriteString(retention.Descriptor("image/png", p.width, p.height, p.path))
 	}
 	if err := g.writeFile(spillPath, []byte(complete.String())); err != nil {
 		return err
@@ -114,8 +103,8 @@ func (g *gen) writeRetained(dir string, created time.Time, tool string, budget i
 	// Head from the first text block, tail from the last; every image sits
 	// between them and is omitted.
 	first, last := parts[0].text, parts[len(parts)-1].text
-	longest := spillNotice(totalText, images, spillPath)
-	reserve, err := retention.CountTokens(enc, longest+omissionMarker)
+	longest := retention.FormatNotice(totalText, images, spillPath)
+	reserve, err := retention.CountTokens(enc, longest+retention.Marker)
 	if err != nil {
 		return fmt.Errorf("samplegen: %w", err)
 	}
@@ -132,9 +121,9 @@ func (g *gen) writeRetained(dir string, created time.Time, tool string, budget i
 		tail = first[len(head):]
 	}
 	omitted := totalText - int64(len(head)) - int64(len(tail))
-	notice := spillNotice(omitted, images, spillPath)
+	notice := retention.FormatNotice(omitted, images, spillPath)
 	var tk [4]int
-	for i, s := range []string{head, tail, omissionMarker, notice} {
+	for i, s := range []string{head, tail, retention.Marker, notice} {
 		if tk[i], err = retention.CountTokens(enc, s); err != nil {
 			return fmt.Errorf("samplegen: %w", err)
 		}
@@ -145,7 +134,7 @@ func (g *gen) writeRetained(dir string, created time.Time, tool string, budget i
 	}
 	textTokens := tk[0] + tk[1] + tk[2]
 	outcome := o("status", "replaced",
-		"content", []any{o("type", "text", "text", head), o("type", "text", "text", omissionMarker), o("type", "text", "text", tail), o("type", "text", "text", notice)},
+		"content", []any{o("type", "text", "text", head), o("type", "text", "text", retention.Marker), o("type", "text", "text", tail), o("type", "text", "text", notice)},
 		"notice", notice, "omittedBytes", omitted, "omittedImages", images,
 		"tokens", o("total", textTokens+tk[3], "text", textTokens, "images", 0, "notice", tk[3]),
 		"originalTokens", original, "spillPath", spillPath, "diagnostics", []any{})

@@ -193,22 +193,39 @@ func title(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// Links. The credential-bearing ones carry obviously fake values (EXAMPLE...)
-// in exactly the parameters a real signed link uses, so the link classifier
-// and the redactor meet them as they would in the wild.
+// Fake credential values inside the credential-bearing links. Each is
+// obviously invented (EXAMPLE...) and distinct, so a test can grep an index,
+// a log or the screen for any of them.
 const (
-	LinkAWSPresigned = "https://examplebucket.s3.us-east-1.amazonaws.com/reports/build-4411.tar.gz?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20260302%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20260302T091500Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host&X-Amz-Signature=EXAMPLESIGNATURE0000000000000000000000000000000000000000000000"
-	LinkGCSSigned    = "https://storage.googleapis.com/example-bucket/screens/home.png?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=example-sa%40example-project.iam.gserviceaccount.com%2F20260302%2Fauto%2Fstorage%2Fgoog4_request&X-Goog-Date=20260302T091500Z&X-Goog-Expires=900&X-Goog-SignedHeaders=host&X-Goog-Signature=EXAMPLESIGNATURE00000000000000000000"
-	LinkAzureSAS     = "https://exampleaccount.blob.core.windows.net/artifacts/build.log?sv=2024-11-04&ss=b&srt=o&sp=r&se=2026-03-03T00:00:00Z&st=2026-03-02T00:00:00Z&spr=https&sig=EXAMPLESIGNATURE0000000000000000%3D"
-	LinkOAuthToken   = "https://app.example.com/oauth/callback#access_token=EXAMPLEACCESSTOKEN0000000000&token_type=Bearer&expires_in=3600&state=xyz"
-	LinkUserinfo     = "https://deploy:EXAMPLEPASSWORD@git.example.com/team/app.git"
+	SecretAWSAccessKey = "AKIAIOSFODNN7EXAMPLE"
+	SecretAWSSignature = "EXAMPLEAWSSIGNATURE000000000000000000000000000000000000000000000"
+	SecretGCSSignature = "EXAMPLEGCSSIGNATURE0000000000000000000000"
+	SecretAzureSig     = "EXAMPLEAZURESASSIGNATURE00000000"
+	SecretOAuthToken   = "EXAMPLEACCESSTOKEN0000000000"
+	SecretPassword     = "EXAMPLEPASSWORD"
+)
+
+// Secrets lists the fake credential values; none may be written to the
+// index, a log or the screen unasked.
+var Secrets = []string{SecretAWSAccessKey, SecretAWSSignature, SecretGCSSignature, SecretAzureSig, SecretOAuthToken, SecretPassword}
+
+// Links. The credential-bearing ones carry the fake values above in exactly
+// the parameters a real signed link uses, so the link classifier and the
+// redactor meet them as they would in the wild.
+const (
+	LinkAWSPresigned = "https://examplebucket.s3.us-east-1.amazonaws.com/reports/build-4411.tar.gz?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=" + SecretAWSAccessKey + "%2F20260302%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20260302T091500Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host&X-Amz-Signature=" + SecretAWSSignature
+	LinkGCSSigned    = "https://storage.googleapis.com/example-bucket/screens/home.png?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=example-sa%40example-project.iam.gserviceaccount.com%2F20260302%2Fauto%2Fstorage%2Fgoog4_request&X-Goog-Date=20260302T091500Z&X-Goog-Expires=900&X-Goog-SignedHeaders=host&X-Goog-Signature=" + SecretGCSSignature
+	LinkAzureSAS     = "https://exampleaccount.blob.core.windows.net/artifacts/build.log?sv=2024-11-04&ss=b&srt=o&sp=r&se=2026-03-03T00:00:00Z&st=2026-03-02T00:00:00Z&spr=https&sig=" + SecretAzureSig + "%3D"
+	LinkOAuthToken   = "https://app.example.com/oauth/callback#access_token=" + SecretOAuthToken + "&token_type=Bearer&expires_in=3600&state=xyz"
+	LinkUserinfo     = "https://deploy:" + SecretPassword + "@git.example.com/team/app.git"
 	LinkDocs         = "https://pkg.go.dev/net/http#Client"
 	LinkWatch        = "https://www.youtube.com/watch?v=EXAMPLEvid1"
 	LinkPage2        = "https://example.com/issues?page=2&per_page=50"
 	LinkPlainGuide   = "https://docs.example.com/guide/install#linux"
 )
 
-// CredentialLinks are the generated links that carry a credential.
+// CredentialLinks are the generated links that carry a credential; each
+// appears once in every linkProse text.
 var CredentialLinks = []string{LinkAWSPresigned, LinkGCSSigned, LinkAzureSAS, LinkOAuthToken, LinkUserinfo}
 
 // PlainLinks are the generated links that carry none.
