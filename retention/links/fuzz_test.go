@@ -2,6 +2,7 @@ package links
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -66,9 +67,14 @@ func FuzzCheckURI(f *testing.F) {
 	f.Add("file:///tmp/x?y", uint8(200), uint8(4), uint64(7))
 	f.Add("", uint8(1), uint8(2), uint64(9))
 	f.Add("https://a\n#b?", uint8(9), uint8(1), uint64(3))
+	f.Add("http://a_b:80/x?y#z", uint8(3), uint8(5), uint64(11))
+	f.Add("ftp://h:/%41", uint8(4), uint8(6), uint64(12))
 	names := listedNames()
 	f.Fuzz(func(t *testing.T, base string, pick, form uint8, seed uint64) {
 		CheckURI(base) // no panic on any input
+		if _, err := url.Parse(base); parses(base) && err != nil {
+			t.Fatalf("parses accepts %q, which url.Parse refuses: %v", base, err)
+		}
 		value := distinctive("V", seed)
 		name := spell(names[int(pick)%len(names)], form)
 		uri := placeParam("https://example.com/p", name, value, form/6)

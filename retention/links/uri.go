@@ -87,8 +87,45 @@ func parses(uri string) bool {
 		}
 		i += size - 1
 	}
+	if plainURL(uri) {
+		return true
+	}
 	_, err := url.Parse(uri)
 	return err == nil
+}
+
+// plainURL is a fast path for the common scheme://host[:port]/... shape
+// that url.Parse always accepts: no percent escape anywhere (so no bad
+// escape), and an authority of unreserved host characters with an optional
+// numeric port (so no bad host, port or userinfo). Anything else goes to
+// url.Parse; FuzzCheckURI checks that this never accepts what it refuses.
+func plainURL(s string) bool {
+	i := 0
+	for i < len(s) && isSchemeChar(s[i]) {
+		i++
+	}
+	if i == 0 || !isLetter(s[0]) || !strings.HasPrefix(s[i:], "://") || containsByte(s, '%') {
+		return false
+	}
+	rest := s[i+3:]
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	port := false
+	for _, c := range []byte(rest[:end]) {
+		switch {
+		case c >= '0' && c <= '9':
+		case port:
+			return false
+		case isAlnum(c), c == '.', c == '-', c == '_', c == '~':
+		case c == ':':
+			port = true
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // breaksLine reports runes that render as a line break or are invisible

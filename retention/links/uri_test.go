@@ -1,6 +1,7 @@
 package links
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -235,6 +236,24 @@ func TestNormalizeName(t *testing.T) {
 		t.Run(tc.in, func(t *testing.T) {
 			if got := NormalizeName(tc.in); got != tc.want {
 				t.Errorf("NormalizeName(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestPlainURLNeverAcceptsWhatURLParseRefuses pins the fast path to
+// url.Parse on the shapes nearest its edge.
+func TestPlainURLNeverAcceptsWhatURLParseRefuses(t *testing.T) {
+	for _, s := range []string{
+		"http://a:8080/x", "http://a:/x", "http://a:80x/", "http://a:b:1/", "http://[::1]/",
+		"http://a%41/", "http://a/%zz", "http://a/#%zz", "http://a_b~c.d-e/", "x://", "x:///",
+		"http://a/?%zz", "http://a@b/", "http://a!b/", "1http://a/", "http://:80/", "HTTP://A/",
+		"http://a/\\x", "http://a/ x", "http://a:99999999999999999999/",
+	} {
+		t.Run(s, func(t *testing.T) {
+			_, err := url.Parse(s)
+			if plainURL(s) && err != nil {
+				t.Errorf("plainURL accepts %q, which url.Parse refuses: %v", s, err)
 			}
 		})
 	}
