@@ -90,3 +90,51 @@ func ExampleLabel() {
 	// Output:
 	// report(resource link 'x').csv
 }
+
+func ExampleFindURLs() {
+	text := "Docs at <https://example.com/guide>, video (https://www.youtube.com/watch?v=abc)."
+	for _, f := range links.FindURLs(text) {
+		fmt.Printf("%s shown=%v\n", text[f.Start:f.End], f.Reason == "")
+	}
+	// Output:
+	// https://example.com/guide shown=true
+	// https://www.youtube.com/watch?v=abc shown=true
+}
+
+func ExampleNormalizeName() {
+	for _, n := range []string{"accessToken", "access-token", "ACCESS_TOKEN", "token[]", "%74oken"} {
+		fmt.Println(links.NormalizeName(n))
+	}
+	// Output:
+	// accesstoken
+	// accesstoken
+	// accesstoken
+	// token
+	// token
+}
+
+func ExampleFamilies() {
+	for _, f := range links.Families()[:2] {
+		fmt.Println(f.Name+":", strings.Join(f.Params, ", "))
+	}
+	// Output:
+	// AWS Signature Version 4 (presigned URL): X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token
+	// AWS Signature Version 2 (query string authentication): AWSAccessKeyId, Signature
+}
+
+func ExampleContentTypes() {
+	types, err := links.ContentTypes([]byte(`[{"type":"text","text":"hi"},{"type":"video","uri":"v.mp4"}]`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(types, links.IsContentArray(types, false), links.IsContentArray(types, true))
+	// Output:
+	// [text video] false true
+}
+
+func ExampleAudioMarker() {
+	fmt.Println(links.AudioMarker("audio/wav", strings.Repeat("A", 4096)))
+	// Output:
+	// [Audio not shown: this host's tool results carry only text and images (audio/wav, ~3KB).]
+}

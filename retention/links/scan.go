@@ -29,7 +29,12 @@ type Found struct {
 // closing bracket or a closing quote trimmed; a hit in either counts, and the
 // range reported is then the trimmed run only when it alone hides the
 // credential. Parseability is judged on the trimmed run, so "see
-// https://host:8080." is not unparseable for its full stop.
+// https://host:8080." is not unparseable for its full stop. When the
+// trimmed run is reported, what trimming left out stays outside the range:
+// ASCII punctuation at its end, and anything from the first non-ASCII
+// punctuation mark (an ideographic full stop) on. Credential values of every
+// family on the list are ASCII tokens, so at most a value's final ASCII
+// punctuation can remain visible after Redact.
 func ScanText(text string) []Found {
 	var out []Found
 	scan(text, func(f Found) {
