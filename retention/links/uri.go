@@ -29,9 +29,9 @@ const (
 //
 // The rule, in order:
 //   - userinfo (user@ or user:pass@ before the host) hides, also on a URL
-//     nested in the query or fragment (?next=https://user:pass@host/). For the special
-//     schemes (http, https, ws, wss, ftp) the authority is read as browsers
-//     read it: any run of / or \ after the colon, or none.
+//     nested in the query or fragment (?next=https://user:pass@host/). For
+//     the special schemes (http, https, ws, wss, ftp) the authority is read
+//     as browsers read it: any run of / or \ after the colon, or none.
 //   - a parameter WITH a value whose normalised name (see NormalizeName) is
 //     on the list hides. The query and the fragment are both read as a
 //     query; inside them ?, ; and # may also separate parameters (a route
