@@ -28,3 +28,15 @@ export const locale = writable<Lang>('en');
 
 /** t is the current catalogue, used as $t.nav.sessions in components. */
 export const t = derived(locale, (l) => catalogues[l]);
+
+/** fill puts values into a catalogue template ("{n} sessions"); values are text, never markup. */
+export function fill(template: string, vars: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
+}
+
+/** pick looks up a code (a status, a reason) in a catalogue section; unknown codes come back as themselves so nothing is hidden. */
+export function pick(section: Record<string, unknown>, code: string): string {
+  const v = section[code] ?? section[code.replace(/-/g, '_')];
+  return typeof v === 'string' ? v : code;
+}
+export type { Messages } from './en';
