@@ -1,9 +1,81 @@
 package cli
 
-import "fmt"
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
 
-// runTokens is not written yet; its owner replaces this file.
+	"spillscope/retention"
+)
+
+const tokensUsage = `usage: spillscope tokens [--encoding E] [FILE...]
+
+Prints the text token estimate of each FILE (or of standard input when no
+FILE is given, or for a FILE of "-") as JSON lines: file, bytes, tokens.
+Invalid UTF-8 is counted as one U+FFFD per invalid byte, as the tokenizer
+reads it. A file that cannot be read is reported on stderr and skipped; the
+exit status is then 1.
+
+Flags:
+`
+
+// tokensLine is one file's figure as `spillscope tokens` prints it.
+type tokensLine struct {
+	File     string `json:"file"`
+	Bytes    int    `json:"bytes"`
+	Tokens   int    `json:"tokens"`
+	Encoding string `json:"encoding"`
+}
+
+// runTokens prints the text estimate of files or stdin.
 func runTokens(env Env, args []string) int {
-	fmt.Fprintln(env.Stderr, "spillscope tokens: not available in this build yet")
-	return exitFail
+	fs := flag.NewFlagSet("tokens", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	encoding := fs.String("encoding", retention.DefaultEncoding, "text encoding: o200k_base or cl100k_base")
+	files, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(env.Stdout, tokensUsage)
+		fs.SetOutput(env.Stdout)
+		fs.PrintDefaults()
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "spillscope tokens: %v\n", err)
+		fmt.Fprintln(env.Stderr, "Run 'spillscope tokens -h' for usage.")
+		return exitUsage
+	}
+	if _, err := retention.Encoder(*encoding); err != nil {
+		fmt.Fprintf(env.Stderr, "spillscope tokens: --encoding: %v\n", err)
+		return exitUsage
+	}
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	code := exitOK
+	for _, f := range files {
+		var data []byte
+		if f == "-" {
+			data, err = io.ReadAll(env.Stdin)
+		} else {
+			data, err = os.ReadFile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "spillscope tokens: %s: %v\n", f, err)
+			code = exitFail
+			continue
+		}
+		n, err := retention.CountTokens(*encoding, string(data))
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "spillscope tokens: %s: %v\n", f, err)
+			code = exitFail
+			continue
+		}
+		if err := writeJSON(env.Stdout, tokensLine{File: f, Bytes: len(data), Tokens: n, Encoding: *encoding}); err != nil {
+			fmt.Fprintf(env.Stderr, "spillscope tokens: %v\n", err)
+			return exitFail
+		}
+	}
+	return code
 }

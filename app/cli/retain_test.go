@@ -1,0 +1,306 @@
+package cli
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"spillscope/retention"
+)
+
+// retainOut mirrors the printed object, decoded strictly enough to check
+// every field CLI.md names.
+type retainOut struct {
+	Status              string            `json:"status"`
+	Content             []json.RawMessage `json:"content"`
+	Notice              *string           `json:"notice"`
+	OmittedBytes        *int64            `json:"omittedBytes"`
+	OmittedImages       *int              `json:"omittedImages"`
+	Tokens              *retention.Tokens `json:"tokens"`
+	OriginalTokens      *int              `json:"originalTokens"`
+	OriginalTokensExact bool              `json:"originalTokensExact"`
+	SpillPath           *string           `json:"spillPath"`
+	Diagnostics         []string          `json:"diagnostics"`
+	Route               string            `json:"route"`
+	Encoding            string            `json:"encoding"`
+}
+
+func runRetainCmd(t *testing.T, stdin string, args ...string) (int, retainOut, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb}, append([]string{"retain"}, args...))
+	var o retainOut
+	if code == exitOK {
+		dec := json.NewDecoder(bytes.NewReader(out.Bytes()))
+		dec.DisallowUnknownFields()
+		var raw map[string]json.RawMessage
+		if err := json.Unmarshal(out.Bytes(), &raw); err != nil {
+			t.Fatalf("stdout is not one JSON object: %v\n%s", err, out.String())
+		}
+		for _, k := range []string{"status", "content", "notice", "omittedBytes", "omittedImages", "tokens", "originalTokens", "spillPath", "diagnostics"} {
+			if _, ok := raw[k]; !ok {
+				t.Fatalf("output lacks %q: %s", k, out.String())
+			}
+		}
+		if err := json.Unmarshal(out.Bytes(), &o); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Count(strings.TrimSpace(out.String()), "\n") != 0 {
+			t.Fatalf("output is not one line: %q", out.String())
+		}
+	}
+	return code, o, out.String(), errb.String()
+}
+
+func pngB64(t *testing.T, w, h int) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(buf.Bytes())
+}
+
+func resultJSONText(t *testing.T, blocks ...map[string]any) string {
+	t.Helper()
+	data, err := json.Marshal(map[string]any{"content": blocks, "isError": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func text(s string) map[string]any { return map[string]any{"type": "text", "text": s} }
+
+func TestRetainCommand(t *testing.T) {
+	big := strings.Repeat("GET /api/v1/items?page=3 200 OK in 12ms\n", 2000)
+	img := map[string]any{"type": "image", "mimeType": "image/png", "data": pngB64(t, 320, 240)}
+	tests := []struct {
+		name      string
+		stdin     string
+		args      []string
+		status    string
+		diag      string
+		wantSpill bool
+	}{
+		{"no budget disables", resultJSONText(t, text(big)), nil, retention.StatusDisabled, "", false},
+		{"within budget", resultJSONText(t, text("short")), []string{"--budget", "100"}, retention.StatusWithinBudget, "", false},
+		{"bare content array", `[{"type":"text","text":"short"}]`, []string{"--budget", "100"}, retention.StatusWithinBudget, "", false},
+		{"replaced without spill dir", resultJSONText(t, text(big)), []string{"--budget", "500"}, retention.StatusReplaced, "", false},
+		{"replaced with spill dir", resultJSONText(t, text(big), img, text(big)), []string{"--budget", "800", "--spill-dir", "SPILL"}, retention.StatusReplaced, "", true},
+		{"notice exceeds budget", resultJSONText(t, text(big)), []string{"--budget", "5", "--spill-dir", "SPILL"}, retention.StatusPreserved, "notice exceeds budget", false},
+		{"inline image without spill dir is preserved", resultJSONText(t, text(big), img), []string{"--budget", "800"}, retention.StatusPreserved, "no readable attachment path", false},
+		{"deepseek has no image pricing", resultJSONText(t, text(big), img), []string{"--budget", "800", "--route", "deepseek", "--spill-dir", "SPILL"}, retention.StatusPreserved, "no image pricing", false},
+		{"invalid base64", resultJSONText(t, text(big), map[string]any{"type": "image", "mimeType": "image/png", "data": "@@@@"}), []string{"--budget", "800", "--spill-dir", "SPILL"}, retention.StatusPreserved, "invalid base64", false},
+		{"read tool passes through", resultJSONText(t, text(big)), []string{"--budget", "50", "--tool", "read_file"}, retention.StatusPassThrough, "read tool", false},
+		{"unsupported block", resultJSONText(t, text(big), map[string]any{"type": "audio", "data": "AAAA", "mimeType": "audio/wav"}), []string{"--budget", "50"}, retention.StatusUnsupported, "audio", false},
+		{"cl100k", resultJSONText(t, text(big)), []string{"--budget", "500", "--encoding", "cl100k_base"}, retention.StatusReplaced, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := append([]string{}, tt.args...)
+			for i, a := range args {
+				if a == "SPILL" {
+					args[i] = dir
+				}
+			}
+			code, o, stdout, stderr := runRetainCmd(t, tt.stdin, args...)
+			if code != exitOK {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			if o.Status != tt.status {
+				t.Fatalf("status %q, want %q (diagnostics %q)", o.Status, tt.status, o.Diagnostics)
+			}
+			if tt.diag != "" && !strings.Contains(strings.Join(o.Diagnostics, "\n"), tt.diag) {
+				t.Fatalf("diagnostics %q lack %q", o.Diagnostics, tt.diag)
+			}
+			if strings.Contains(stdout, "iVBOR") {
+				t.Fatal("output carries base64 image data")
+			}
+			if got := *o.SpillPath != ""; got != tt.wantSpill {
+				t.Fatalf("spillPath %q, want written=%v", *o.SpillPath, tt.wantSpill)
+			}
+			checkSpillDir(t, dir, o, tt.wantSpill)
+		})
+	}
+}
+
+// checkSpillDir asserts the spill layout of contracts.md and that nothing
+// else was written.
+func checkSpillDir(t *testing.T, dir string, o retainOut, written bool) {
+	t.Helper()
+	var files []string
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			files = append(files, rel)
+		}
+		return nil
+	})
+	for _, f := range files {
+		if !strings.HasPrefix(f, "attachments"+string(filepath.Separator)) && !strings.HasSuffix(f, ".txt") && !strings.HasSuffix(f, ".retained.json") {
+			t.Fatalf("unexpected file %q in the spill dir", f)
+		}
+	}
+	if !written {
+		for _, f := range files {
+			if !strings.HasPrefix(f, "attachments") {
+				t.Fatalf("spill file %q written for status %q", f, o.Status)
+			}
+		}
+		return
+	}
+	if filepath.Dir(*o.SpillPath) != dir || !strings.HasSuffix(*o.SpillPath, ".txt") || len(filepath.Base(*o.SpillPath)) != 16+4 {
+		t.Fatalf("spill path %q is not DIR/<16 hex>.txt", *o.SpillPath)
+	}
+	complete, err := os.ReadFile(*o.SpillPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(complete), "iVBOR") {
+		t.Fatal("complete result file holds base64")
+	}
+	m, ok := retention.RecogniseNotice(*o.Notice)
+	if !ok || m.Path != *o.SpillPath {
+		t.Fatalf("notice %q does not name %q", *o.Notice, *o.SpillPath)
+	}
+	recPath := strings.TrimSuffix(*o.SpillPath, ".txt") + ".retained.json"
+	data, err := os.ReadFile(recPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct {
+		Version   int             `json:"version"`
+		CreatedAt string          `json:"createdAt"`
+		Budget    *int64          `json:"budget"`
+		Route     string          `json:"route"`
+		Encoding  string          `json:"encoding"`
+		Input     json.RawMessage `json:"input"`
+		Outcome   retainOut       `json:"outcome"`
+	}
+	if err := json.Unmarshal(data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Version != 1 || rec.CreatedAt == "" || rec.Budget == nil || rec.Route == "" || rec.Outcome.Status != o.Status {
+		t.Fatalf("record %s", data)
+	}
+	if strings.Contains(string(rec.Input), `"data"`) {
+		t.Fatal("record input carries base64")
+	}
+	res, err := retention.ParseResult(rec.Input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range res.Content {
+		if b.Type == retention.TypeImage {
+			if _, err := os.Stat(b.Path); err != nil || !strings.HasPrefix(b.Path, filepath.Join(dir, "attachments")) {
+				t.Fatalf("image path %q is not a readable attachment", b.Path)
+			}
+			if !strings.Contains(string(complete), b.Path) {
+				t.Fatalf("complete result file does not name %q", b.Path)
+			}
+		}
+	}
+}
+
+func TestRetainBudgetErrors(t *testing.T) {
+	for _, b := range []string{"-1", "1.5", "9007199254740992", "1e300", "twelve", "", "NaN"} {
+		t.Run(b, func(t *testing.T) {
+			code, _, _, stderr := runRetainCmd(t, `[{"type":"text","text":"x"}]`, "--budget", b)
+			if code != exitUsage || !strings.Contains(stderr, "--budget") {
+				t.Fatalf("exit %d, stderr %q; want 2 naming --budget", code, stderr)
+			}
+		})
+	}
+	t.Run("largest safe integer", func(t *testing.T) {
+		code, o, _, stderr := runRetainCmd(t, `[{"type":"text","text":"x"}]`, "--budget", "9007199254740991")
+		if code != exitOK || o.Status != retention.StatusWithinBudget {
+			t.Fatalf("exit %d status %q stderr %q", code, o.Status, stderr)
+		}
+	})
+}
+
+func TestRetainUsageErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		want  string
+	}{
+		{"unknown route", `[]`, []string{"--budget", "5", "--route", "nope"}, exitUsage, "--route"},
+		{"unknown encoding", `[]`, []string{"--budget", "5", "--encoding", "p50k_base"}, exitUsage, "--encoding"},
+		{"unknown flag", `[]`, []string{"--frob"}, exitUsage, "frob"},
+		{"stray argument", `[]`, []string{"result.json"}, exitUsage, "standard input"},
+		{"not JSON", `hello`, []string{"--budget", "5"}, exitFail, "standard input"},
+		{"object without content", `{"x":1}`, []string{"--budget", "5"}, exitFail, "content"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, _, stderr := runRetainCmd(t, tt.stdin, tt.args...)
+			if code != tt.code || !strings.Contains(stderr, tt.want) {
+				t.Fatalf("exit %d stderr %q; want %d with %q", code, stderr, tt.code, tt.want)
+			}
+		})
+	}
+}
+
+func TestRetainHelp(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := Run(Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}, []string{"retain", "-h"}); code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"--budget", "-spill-dir", "-route", "-encoding", "-tool"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+}
+
+// A budget that holds the notice and the marker but nothing else gives a
+// notice-only result, and its files are written.
+func TestRetainNoticeOnly(t *testing.T) {
+	dir := t.TempDir()
+	body := strings.Repeat("GET /api/v1/items?page=3 200 OK in 12ms\n", 500)
+	in := resultJSONText(t, text(body))
+	sum := sha256.Sum256([]byte(in))
+	spill := filepath.Join(dir, hex.EncodeToString(sum[:])[:16]+".txt")
+	notice, err := retention.CountTokens("", retention.FormatNotice(int64(len(body)), 0, spill))
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker, _ := retention.CountTokens("", retention.Marker)
+	code, o, _, stderr := runRetainCmd(t, in, "--budget", strconv.Itoa(notice+marker), "--spill-dir", dir)
+	if code != exitOK || o.Status != retention.StatusNoticeOnly {
+		t.Fatalf("exit %d status %q stderr %q", code, o.Status, stderr)
+	}
+	if *o.SpillPath != spill || *o.OmittedBytes != int64(len(body)) || len(o.Content) != 1 {
+		t.Fatalf("spill %q omitted %d content %d", *o.SpillPath, *o.OmittedBytes, len(o.Content))
+	}
+	checkSpillDir(t, dir, o, true)
+	complete, _ := os.ReadFile(spill)
+	if string(complete) != body {
+		t.Fatal("complete result file is not the whole text")
+	}
+}
+
+// The same input gives the same id, so a re-run overwrites its own files.
+func TestRetainSpillIDIsStable(t *testing.T) {
+	dir := t.TempDir()
+	in := resultJSONText(t, text(strings.Repeat("x y z ", 3000)))
+	_, a, _, _ := runRetainCmd(t, in, "--budget", "100", "--spill-dir", dir)
+	_, b, _, _ := runRetainCmd(t, in, "--budget", "200", "--spill-dir", dir)
+	if *a.SpillPath == "" || *a.SpillPath != *b.SpillPath {
+		t.Fatalf("spill paths %q and %q", *a.SpillPath, *b.SpillPath)
+	}
+}
