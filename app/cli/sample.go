@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"spillscope/sessions/samplegen"
 )
@@ -98,8 +99,18 @@ func runSample(env Env, args []string) int {
 
 	var m samplegen.Manifest
 	if target > 0 {
-		m, err = samplegen.GenerateBenchCorpus(*out, samplegen.BenchOptions{TargetBytes: target, ReplicateFrom: *replicate,
-			Seed: *seed, ScreenshotBytes: shotBytes})
+		opts := samplegen.BenchOptions{TargetBytes: target, ReplicateFrom: *replicate, Seed: *seed, ScreenshotBytes: shotBytes}
+		if env.StderrIsTerminal {
+			start := time.Now()
+			opts.Progress = func(written, target int64) {
+				fmt.Fprintf(env.Stderr, "\rspillscope sample: %d / %d MB (%.0f MB/s)   ", written>>20, target>>20,
+					float64(written)/(1<<20)/max(time.Since(start).Seconds(), 0.001))
+			}
+		}
+		m, err = samplegen.GenerateBenchCorpus(*out, opts)
+		if env.StderrIsTerminal {
+			fmt.Fprintln(env.Stderr)
+		}
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "spillscope sample: %v\n", err)
 			return exitFail

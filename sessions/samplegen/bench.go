@@ -34,6 +34,9 @@ type BenchOptions struct {
 	// ShotsPerSession is how many screenshots each generated session holds;
 	// 0 means 3.
 	ShotsPerSession int
+	// Progress, when set, is called after each round with the bytes written
+	// so far and the target.
+	Progress func(written, target int64)
 }
 
 // GenerateBenchCorpus builds a benchmark corpus under dir (which must be
@@ -80,12 +83,18 @@ func GenerateBenchCorpus(dir string, opts BenchOptions) (Manifest, error) {
 				}
 			}
 			g.m.Replicated++
+			if opts.Progress != nil {
+				opts.Progress(g.m.Bytes, opts.TargetBytes)
+			}
 		}
 		if g.m.Bytes >= opts.TargetBytes {
 			break
 		}
 		if err := g.writeClaudeScreens(round, opts.ShotsPerSession); err != nil {
 			return g.m, err
+		}
+		if opts.Progress != nil {
+			opts.Progress(g.m.Bytes, opts.TargetBytes)
 		}
 	}
 	g.m.finish()

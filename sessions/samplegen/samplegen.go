@@ -190,14 +190,6 @@ type Manifest struct {
 	Replicated int `json:"replicated,omitempty"`
 }
 
-func (m *Manifest) harness(name string) *Counts {
-	if m.PerHarness == nil {
-		m.PerHarness = map[string]Counts{}
-	}
-	c := m.PerHarness[name]
-	return &c
-}
-
 func (m *Manifest) addHarness(name string, c Counts) {
 	if m.PerHarness == nil {
 		m.PerHarness = map[string]Counts{}
