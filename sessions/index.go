@@ -712,6 +712,8 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, c.path, c.root, c.harness, c.s
 			return fmt.Errorf("sessions: index %s: %w", c.path, err)
 		}
 	}
+	sc := &stmtCache{ctx: ctx, tx: tx}
+	defer sc.close()
 	s := p.Session
 	s.Harness = c.harness
 	var old SessionInfo
@@ -739,19 +741,19 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, fileID, c.harness, s.ID, s.
 		return fmt.Errorf("sessions: index %s: session: %w", c.path, err)
 	}
 	for id, name := range p.Calls {
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tool_calls (session_id, call_id, name) VALUES (?, ?, ?)`, sessID, id, name); err != nil {
+		if err := sc.exec(`INSERT OR REPLACE INTO tool_calls (session_id, call_id, name) VALUES (?, ?, ?)`, sessID, id, name); err != nil {
 			return fmt.Errorf("sessions: index %s: tool call: %w", c.path, err)
 		}
 	}
 	for _, u := range p.Usage {
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO usage (session_id, key, input, cache_read, cache_write, output, reasoning) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		if err := sc.exec(`INSERT OR REPLACE INTO usage (session_id, key, input, cache_read, cache_write, output, reasoning) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 			sessID, u.Key, u.Input, u.CacheRead, u.CacheWrite, u.Output, u.Reasoning); err != nil {
 			return fmt.Errorf("sessions: index %s: usage: %w", c.path, err)
 		}
 	}
 	insResult, err := tx.PrepareContext(ctx, `INSERT INTO tool_results (session_id, file_id, call_id, tool_name, at, is_error, text_bytes, image_count, block_count,
   spill_kind, spill_path, spill_resolved, spill_exists, src_offset, src_length, src_line, src_index)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("sessions: index %s: %w", c.path, err)
 	}
@@ -765,29 +767,33 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
 				resolved = x.resolved
 			}
 		}
-		var rid int64
-		if err := insResult.QueryRowContext(ctx, sessID, fileID, r.CallID, r.ToolName, r.Time, r.IsError, r.TextBytes, r.Images, x.blocks,
-			kind, path, resolved, exists, r.Offset, r.Length, r.Line, r.Index).Scan(&rid); err != nil {
+		res, err := insResult.ExecContext(ctx, sessID, fileID, r.CallID, r.ToolName, r.Time, r.IsError, r.TextBytes, r.Images, x.blocks,
+			kind, path, resolved, exists, r.Offset, r.Length, r.Line, r.Index)
+		if err != nil {
+			return fmt.Errorf("sessions: index %s line %d: %w", c.path, r.Line, err)
+		}
+		rid, err := res.LastInsertId()
+		if err != nil {
 			return fmt.Errorf("sessions: index %s line %d: %w", c.path, r.Line, err)
 		}
 		for _, a := range x.attach {
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO attachments (sha256, media_type, ext, width, height, bytes) VALUES (?, ?, ?, ?, ?, ?)`,
+			if err := sc.exec(`INSERT OR IGNORE INTO attachments (sha256, media_type, ext, width, height, bytes) VALUES (?, ?, ?, ?, ?, ?)`,
 				a.att.SHA256, a.att.MediaType, a.att.Ext, a.att.Width, a.att.Height, a.att.Bytes); err != nil {
 				return fmt.Errorf("sessions: index %s: attachment: %w", c.path, err)
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO result_attachments (result_id, block_index, sha256) VALUES (?, ?, ?)`, rid, a.block, a.att.SHA256); err != nil {
+			if err := sc.exec(`INSERT OR REPLACE INTO result_attachments (result_id, block_index, sha256) VALUES (?, ?, ?)`, rid, a.block, a.att.SHA256); err != nil {
 				return fmt.Errorf("sessions: index %s: attachment: %w", c.path, err)
 			}
 		}
 		for _, l := range x.links {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO links (result_id, block_index, shown, reason, parameter) VALUES (?, ?, ?, ?, ?)`,
+			if err := sc.exec(`INSERT INTO links (result_id, block_index, shown, reason, parameter) VALUES (?, ?, ?, ?, ?)`,
 				rid, l.block, l.shown, l.reason, l.parameter); err != nil {
 				return fmt.Errorf("sessions: index %s: link: %w", c.path, err)
 			}
 		}
 	}
 	for _, dg := range p.Diags {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO diagnostics (file_id, line, message) VALUES (?, ?, ?)`, fileID, dg.Line, dg.Message); err != nil {
+		if err := sc.exec(`INSERT INTO diagnostics (file_id, line, message) VALUES (?, ?, ?)`, fileID, dg.Line, dg.Message); err != nil {
 			return fmt.Errorf("sessions: index %s: diagnostic: %w", c.path, err)
 		}
 	}
@@ -871,4 +877,34 @@ func decodeBase64(s string) ([]byte, error) {
 		}
 	}
 	return nil, firstErr
+}
+
+// stmtCache prepares each statement once per transaction: a file with
+// thousands of results would otherwise re-prepare the same SQL per row.
+type stmtCache struct {
+	ctx context.Context
+	tx  *sql.Tx
+	m   map[string]*sql.Stmt
+}
+
+func (c *stmtCache) exec(query string, args ...any) error {
+	st, ok := c.m[query]
+	if !ok {
+		var err error
+		if st, err = c.tx.PrepareContext(c.ctx, query); err != nil {
+			return err
+		}
+		if c.m == nil {
+			c.m = map[string]*sql.Stmt{}
+		}
+		c.m[query] = st
+	}
+	_, err := st.ExecContext(c.ctx, args...)
+	return err
+}
+
+func (c *stmtCache) close() {
+	for _, st := range c.m {
+		st.Close()
+	}
 }

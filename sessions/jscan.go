@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // The scanner below walks JSON in place instead of decoding it: session logs
@@ -206,14 +208,100 @@ func str(v []byte) (string, bool) {
 		return "", false
 	}
 	inner := v[1 : len(v)-1]
-	if bytes.IndexByte(inner, '\\') < 0 {
+	// Invalid UTF-8 goes through encoding/json, which replaces it with
+	// U+FFFD, so sizes and text agree with any other JSON reader.
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
 		return string(inner), true
+	}
+	if s, ok := unescape(inner); ok {
+		return s, true
 	}
 	var s string
 	if err := json.Unmarshal(v, &s); err != nil {
 		return "", false
 	}
 	return s, true
+}
+
+// unescape decodes JSON string escapes. Tool output is full of \n and \t;
+// a hand loop over memchr'd runs is several times faster than
+// encoding/json. Anything odd (a bad escape) falls back to encoding/json.
+func unescape(in []byte) (string, bool) {
+	buf := make([]byte, 0, len(in))
+	for i := 0; i < len(in); {
+		j := bytes.IndexByte(in[i:], '\\')
+		if j < 0 {
+			buf = append(buf, in[i:]...)
+			break
+		}
+		buf = append(buf, in[i:i+j]...)
+		i += j
+		if i+1 >= len(in) {
+			return "", false
+		}
+		c := in[i+1]
+		switch c {
+		case '"', '\\', '/':
+			buf = append(buf, c)
+		case 'n':
+			buf = append(buf, '\n')
+		case 't':
+			buf = append(buf, '\t')
+		case 'r':
+			buf = append(buf, '\r')
+		case 'b':
+			buf = append(buf, '\b')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'u':
+			r, ok := hex4(in, i+2)
+			if !ok {
+				return "", false
+			}
+			i += 6
+			if utf16.IsSurrogate(r) {
+				if i+1 < len(in) && in[i] == '\\' && in[i+1] == 'u' {
+					if r2, ok := hex4(in, i+2); ok {
+						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+							buf = utf8.AppendRune(buf, dec)
+							i += 6
+							continue
+						}
+					}
+				}
+				r = utf8.RuneError
+			}
+			buf = utf8.AppendRune(buf, r)
+			continue
+		default:
+			return "", false
+		}
+		i += 2
+	}
+	if !utf8.Valid(buf) {
+		return "", false
+	}
+	return string(buf), true
+}
+
+func hex4(b []byte, i int) (rune, bool) {
+	if i+4 > len(b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }
 
 // isTrue reports a JSON true literal.

@@ -1,0 +1,143 @@
+package sessions
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// benchCorpus copies the real Claude Code logs copies times into a fresh
+// folder (as separate projects, so nothing dedupes them away) and returns
+// the folder and its size.
+func benchCorpus(b *testing.B, copies int) (string, int64) {
+	b.Helper()
+	src := filepath.Join(realRoot(b), "claude", "projects")
+	dst := filepath.Join(b.TempDir(), "projects")
+	var total int64
+	for i := range copies {
+		err := filepath.WalkDir(src, func(p string, de os.DirEntry, err error) error {
+			if err != nil || de.IsDir() || !strings.HasSuffix(p, ".jsonl") {
+				return err
+			}
+			rel, _ := filepath.Rel(src, p)
+			out := filepath.Join(dst, fmt.Sprintf("copy%03d", i), rel)
+			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+				return err
+			}
+			in, err := os.Open(p)
+			if err != nil {
+				return err
+			}
+			defer in.Close()
+			f, err := os.Create(out)
+			if err != nil {
+				return err
+			}
+			n, err := io.Copy(f, in)
+			total += n
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	return dst, total
+}
+
+// BenchmarkParseClaude is the reader alone (no SQLite): lines in, results,
+// usage and notices out.
+func BenchmarkParseClaude(b *testing.B) {
+	root, size := benchCorpus(b, 4)
+	var files []string
+	filepath.WalkDir(root, func(p string, de os.DirEntry, err error) error {
+		if err == nil && !de.IsDir() {
+			files = append(files, p)
+		}
+		return nil
+	})
+	b.SetBytes(size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for _, p := range files {
+			f, err := os.Open(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			st, _ := f.Stat()
+			pr := &Parsed{OnResult: func(r *ToolResult) { r.Blocks = nil }}
+			rd := &ClaudeReader{}
+			readLines(f, 0, 1, st.Size(), rd.ReadLine, pr)
+			f.Close()
+		}
+	}
+}
+
+// BenchmarkStructure is the structure phase into a fresh database.
+func BenchmarkStructure(b *testing.B) {
+	root, size := benchCorpus(b, 4)
+	b.SetBytes(size)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		b.StopTimer()
+		d, err := Open(filepath.Join(b.TempDir(), fmt.Sprint(i), "index.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := d.Index(context.Background(), []string{root}, IndexOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		d.Close()
+	}
+}
+
+// BenchmarkTokens is the token phase over every result (text bytes/s).
+func BenchmarkTokens(b *testing.B) {
+	root, _ := benchCorpus(b, 1)
+	d := openTemp(b)
+	index(b, d, root)
+	var text int64
+	d.db.QueryRow(`SELECT SUM(text_bytes) FROM tool_results`).Scan(&text)
+	b.SetBytes(text)
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		if _, err := d.db.Exec(`UPDATE tool_results SET est_tokens = NULL`); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if err := d.EstimateTokens(context.Background(), EnrichOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkNoChange is a second pass over an unchanged corpus.
+func BenchmarkNoChange(b *testing.B) {
+	root, _ := benchCorpus(b, 4)
+	d := openTemp(b)
+	index(b, d, root)
+	if err := d.Enrich(context.Background(), EnrichOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := d.Index(context.Background(), []string{root}, IndexOptions{})
+		if err != nil || s.ChangedFiles != 0 {
+			b.Fatalf("%v %+v", err, s)
+		}
+		if err := d.Enrich(context.Background(), EnrichOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
