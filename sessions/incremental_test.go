@@ -347,7 +347,7 @@ func TestRetainedRecord(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "0123456789abcdef"+RetainedSuffix), mustJSON(rec))
 	d := openTemp(t)
 	s := index(t, d, root)
-	if s.ToolResults != 1 || s.ToolResultImages != 1 || s.SpillNotices != 1 || s.Sessions != 0 {
+	if s.ToolResults != 1 || s.ToolResultImages != 1 || s.SpillNotices != 1 || s.Sessions != 1 {
 		t.Fatalf("%+v", s)
 	}
 	rows, _ := d.Results(t.Context(), ResultFilter{})

@@ -344,8 +344,9 @@ func (d *DB) dropMissing(ctx context.Context, roots []string, seen map[string]bo
 
 // Totals counts what the index holds for files under roots. Sessions are
 // distinct harness session ids (a subagent transcript belongs to its parent
-// session; a retained record is a result, not a session); images are those
-// stored as attachments (an image whose base64 is invalid is a diagnostic).
+// session; each retained record of this project is its own session, as the
+// window lists it); images are those stored as attachments (an image whose
+// base64 is invalid is a diagnostic).
 func (d *DB) Totals(ctx context.Context, roots []string) (Summary, error) {
 	rj, _ := json.Marshal(roots)
 	var s Summary
@@ -354,11 +355,11 @@ WITH f AS (SELECT id, size FROM files WHERE root IN (SELECT value FROM json_each
 SELECT
   (SELECT COUNT(*) FROM f),
   (SELECT COALESCE(SUM(size), 0) FROM f),
-  (SELECT COUNT(*) FROM (SELECT DISTINCT harness, session_id FROM sessions WHERE file_id IN (SELECT id FROM f) AND harness <> ?)),
+  (SELECT COUNT(*) FROM (SELECT DISTINCT harness, session_id FROM sessions WHERE file_id IN (SELECT id FROM f))),
   (SELECT COUNT(*) FROM tool_results WHERE file_id IN (SELECT id FROM f)),
   (SELECT COUNT(*) FROM result_attachments WHERE result_id IN (SELECT id FROM tool_results WHERE file_id IN (SELECT id FROM f))),
   (SELECT COUNT(*) FROM tool_results WHERE file_id IN (SELECT id FROM f) AND spill_kind IS NOT NULL),
-  (SELECT COUNT(*) FROM diagnostics WHERE file_id IN (SELECT id FROM f))`, string(rj), HarnessSpillscope).Scan(
+  (SELECT COUNT(*) FROM diagnostics WHERE file_id IN (SELECT id FROM f))`, string(rj)).Scan(
 		&s.Files, &s.Bytes, &s.Sessions, &s.ToolResults, &s.ToolResultImages, &s.SpillNotices, &s.Diagnostics)
 	if err != nil {
 		return Summary{}, fmt.Errorf("sessions: totals: %w", err)
