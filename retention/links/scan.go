@@ -35,6 +35,11 @@ type Found struct {
 // punctuation mark (an ideographic full stop) on. Credential values of every
 // family on the list are ASCII tokens, so at most a value's final ASCII
 // punctuation can remain visible after Redact.
+//
+// The test is CheckURI's, unparseable included: a URL written as a format
+// string or template (https://api.example.com/u/%s, https://${HOST}/) does
+// not parse and is reported (and redacted) as unparseable; the reason code
+// lets a view set those apart.
 func ScanText(text string) []Found {
 	var out []Found
 	scan(text, func(f Found) {

@@ -196,3 +196,17 @@ func assertValueCovered(t *testing.T, text, value string) {
 		t.Fatalf("Redact(%q) = %q holds the value", text, r)
 	}
 }
+
+func TestScanTemplatesAreUnparseable(t *testing.T) {
+	for _, text := range []string{
+		`fmt.Sprintf("https://api.example.com/users/%s", id)`,
+		"curl https://${HOST}/api/v1/items",
+	} {
+		t.Run(text, func(t *testing.T) {
+			got := ScanText(text)
+			if len(got) != 1 || got[0].Reason != ReasonUnparseable {
+				t.Errorf("ScanText(%q) = %+v, want one unparseable URL", text, got)
+			}
+		})
+	}
+}
