@@ -1,0 +1,225 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"spillscope/retention"
+	"spillscope/sessions"
+	"spillscope/sessions/samplegen"
+)
+
+// realFixtures is ../shared/fixtures/real from the repo root, or a skip.
+func realFixtures(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "..", "shared", "fixtures", "real")
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("real fixtures not available at %s: %v", p, err)
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+func envFor(t *testing.T, vars map[string]string) (Env, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	return Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] }}, &out, &errb
+}
+
+func runIndexJSON(t *testing.T, env Env, out *bytes.Buffer, args ...string) sessions.Summary {
+	t.Helper()
+	out.Reset()
+	if code := Run(env, append([]string{"index"}, args...)); code != exitOK {
+		t.Fatalf("index %v exited %d: %s", args, code, env.Stderr.(*bytes.Buffer).String())
+	}
+	var s sessions.Summary
+	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+		t.Fatalf("summary %q: %v", out.String(), err)
+	}
+	return s
+}
+
+func TestIndexCommand(t *testing.T) {
+	root := realFixtures(t)
+	db := filepath.Join(t.TempDir(), "index.db")
+	env, out, errb := envFor(t, nil)
+	first := runIndexJSON(t, env, out, "--db", db, root)
+	if first.Files != 14 || first.ToolResults == 0 || first.ChangedFiles != first.Files || first.Diagnostics != 4 {
+		t.Errorf("first pass %+v", first)
+	}
+	if errb.Len() != 0 {
+		t.Errorf("stderr written without a terminal: %q", errb.String())
+	}
+	var raw map[string]any
+	json.Unmarshal(out.Bytes(), &raw)
+	for _, k := range []string{"files", "bytes", "sessions", "toolResults", "toolResultImages", "spillNotices", "diagnostics", "changedFiles", "seconds"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("summary lacks %q: %s", k, out.String())
+		}
+	}
+	second := runIndexJSON(t, env, out, "--db", db, root)
+	if second.ChangedFiles != 0 {
+		t.Errorf("unchanged pass changed %d files", second.ChangedFiles)
+	}
+	first.ChangedFiles, first.Seconds, second.Seconds = 0, 0, 0
+	if first != second {
+		t.Errorf("totals differ: %+v vs %+v", first, second)
+	}
+}
+
+func TestIndexCommandErrors(t *testing.T) {
+	root := t.TempDir()
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantErr  string
+	}{
+		{"db inside root", []string{"--db", filepath.Join(root, "sub", "index.db"), root}, exitUsage, "inside an indexed session folder"},
+		{"unknown flag", []string{"--nope"}, exitUsage, "flag provided but not defined"},
+		{"missing root", []string{"--db", filepath.Join(t.TempDir(), "i.db"), filepath.Join(root, "absent")}, exitFail, "absent"},
+		{"help", []string{"-h"}, exitOK, "usage: spillscope index"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env, _, errb := envFor(t, nil)
+			if code := Run(env, append([]string{"index"}, tt.args...)); code != tt.wantCode {
+				t.Errorf("exit %d, want %d (%s)", code, tt.wantCode, errb.String())
+			}
+			if !strings.Contains(errb.String(), tt.wantErr) {
+				t.Errorf("stderr %q lacks %q", errb.String(), tt.wantErr)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(root, "sub")); err == nil {
+		t.Error("a refused --db still created files under the root")
+	}
+}
+
+func TestIndexCommandDefaults(t *testing.T) {
+	home := t.TempDir()
+	data := t.TempDir()
+	if _, err := samplegen.Generate(filepath.Join(home, "gen"), samplegen.Options{Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	// The harness folders where each tool writes by default.
+	for from, to := range map[string]string{"gen/claude/projects": ".claude/projects", "gen/codex/sessions": ".codex/sessions", "gen/gemini/tmp": ".gemini/tmp"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(home, to)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(filepath.Join(home, from), filepath.Join(home, to)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env, out, errb := envFor(t, map[string]string{"HOME": home, "XDG_DATA_HOME": data})
+	env.StderrIsTerminal = true
+	s := runIndexJSON(t, env, out)
+	if s.Files == 0 || s.ToolResults == 0 {
+		t.Errorf("default roots found nothing: %+v", s)
+	}
+	if _, err := os.Stat(filepath.Join(data, "spillscope", "index.db")); err != nil {
+		t.Errorf("database not in XDG_DATA_HOME: %v", err)
+	}
+	if !strings.Contains(errb.String(), "files") {
+		t.Errorf("no progress bar on a terminal: %q", errb.String())
+	}
+}
+
+func TestSweepCommand(t *testing.T) {
+	corpus := filepath.Join(t.TempDir(), "corpus")
+	if _, err := samplegen.Generate(corpus, samplegen.Options{Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "index.db")
+	env, out, errb := envFor(t, nil)
+	runIndexJSON(t, env, out, "--db", db, "--structure-only", corpus)
+	budgets := []int64{0, 200, 2000, 50000}
+	out.Reset()
+	if code := Run(env, []string{"sweep", "--db", db, "--budgets", "0,200,2000,50000"}); code != exitOK {
+		t.Fatalf("sweep exited %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != len(budgets) {
+		t.Fatalf("%d lines, want one per budget: %s", len(lines), out.String())
+	}
+	// Independently: Retain at each budget on every result read back.
+	d, err := sessions.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	rows, err := d.Results(t.Context(), sessions.ResultFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range budgets {
+		var got sessions.SweepRow
+		if err := json.Unmarshal([]byte(lines[i]), &got); err != nil {
+			t.Fatal(err)
+		}
+		want := sessions.SweepRow{Budget: b}
+		for _, r := range rows {
+			_, res, err := d.LoadResult(t.Context(), r.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bb := b
+			o, err := retention.Retain(res, retention.Options{Budget: &bb, Route: r.Route, ToolName: r.ToolName})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want.Results++
+			switch o.Status {
+			case retention.StatusReplaced, retention.StatusNoticeOnly:
+				want.Replaced++
+			case retention.StatusPreserved:
+				want.Preserved++
+			}
+			want.InlineTokens += int64(o.Tokens.Total)
+			want.OmittedImages += o.OmittedImages
+		}
+		t.Run(fmt.Sprintf("budget %d", b), func(t *testing.T) {
+			if got != want {
+				t.Errorf("sweep %+v, single runs %+v", got, want)
+			}
+		})
+	}
+	if want := len(rows); want == 0 {
+		t.Fatal("sample corpus has no results")
+	}
+}
+
+func TestSweepCommandErrors(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "index.db")
+	tests := []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{"no budgets", []string{"--db", db}, "--budgets"},
+		{"fractional", []string{"--db", db, "--budgets", "100,1.5"}, "--budgets"},
+		{"negative", []string{"--db", db, "--budgets", "-1"}, "--budgets"},
+		{"too large", []string{"--db", db, "--budgets", "9007199254740993"}, "--budgets"},
+		{"not a number", []string{"--db", db, "--budgets", "ten"}, "--budgets"},
+		{"unknown route", []string{"--db", db, "--budgets", "10", "--route", "nowhere"}, "--route"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env, _, errb := envFor(t, nil)
+			if code := Run(env, append([]string{"sweep"}, tt.args...)); code != exitUsage {
+				t.Errorf("exit %d, want %d", code, exitUsage)
+			}
+			if !strings.Contains(errb.String(), tt.wantErr) {
+				t.Errorf("stderr %q lacks %q", errb.String(), tt.wantErr)
+			}
+		})
+	}
+}
