@@ -323,6 +323,8 @@ func TestRetainDecision(t *testing.T) {
 		{name: "cut inside combining marks", res: Result{Content: []Block{textBlock(strings.Repeat("e\u0301a\u0308o\u0303\u0323 ", 700))}}, opts: Options{Budget: budget(302), SpillPath: testSpill}, status: StatusReplaced},
 		{name: "cut inside 4-byte sequences", res: Result{Content: []Block{textBlock(strings.Repeat("𝔘𝔫𝔦𝔠𝔬𝔡𝔢\U00010348\U0001F600", 300))}}, opts: Options{Budget: budget(303), SpillPath: testSpill}, status: StatusReplaced},
 		{name: "invalid UTF-8", res: Result{Content: []Block{textBlock(strings.Repeat("ok \xff\xfe\xe6\x97 ", 900))}}, opts: Options{Budget: budget(300), SpillPath: testSpill}, status: StatusReplaced, diag: "invalid UTF-8"},
+		{name: "one giant letter piece", res: Result{Content: []Block{textBlock(strings.Repeat("a", 120000))}}, opts: Options{Budget: budget(2000), SpillPath: testSpill}, status: StatusReplaced},
+		{name: "one giant whitespace piece", res: Result{Content: []Block{textBlock("x" + strings.Repeat(" ", 120000) + "y")}}, opts: Options{Budget: budget(300), SpillPath: testSpill}, status: StatusReplaced},
 		{name: "cl100k encoding", res: bigRes, opts: Options{Budget: budget(500), Encoding: EncodingCL100k, SpillPath: testSpill}, status: StatusReplaced,
 			check: func(t *testing.T, o Outcome) {
 				if o.Encoding != EncodingCL100k {

@@ -146,3 +146,36 @@ func TestSanitize(t *testing.T) {
 		})
 	}
 }
+
+// The core's own byte-pair merge (used for long pieces) must count exactly
+// as tiktoken-go's.
+func TestBPECountMatchesTiktoken(t *testing.T) {
+	for _, enc := range []string{EncodingO200k, EncodingCL100k} {
+		t.Run(enc, func(t *testing.T) {
+			m := mustModel(t, enc)
+			r := rand.New(rand.NewSource(9))
+			var pieces []string
+			runes := []rune(randomText(r, 6000))
+			m.split(runes, 0, len(runes), func(ps, pe int) bool {
+				pieces = append(pieces, string(runes[ps:pe]))
+				return true
+			})
+			lower := func(n int) string {
+				b := make([]byte, n)
+				for i := range b {
+					b[i] = byte('a' + r.Intn(26))
+				}
+				return string(b)
+			}
+			for _, n := range []int{1, 2, 3, 7, 64, 511, 512, 513, 1500} {
+				pieces = append(pieces, strings.Repeat("a", n), strings.Repeat(" ", n), strings.Repeat("=", n),
+					lower(n), " "+lower(n), strings.Repeat("中文", n/2+1), strings.Repeat("-=", n/2+1), strings.Repeat("\n", n))
+			}
+			for _, p := range pieces {
+				if got, want := m.bpeCount(p), len(m.enc.EncodeOrdinary(p)); got != want {
+					t.Fatalf("bpeCount(%.40q… %d bytes) = %d, tiktoken %d", p, len(p), got, want)
+				}
+			}
+		})
+	}
+}

@@ -106,6 +106,23 @@ type model struct {
 
 	mu    sync.Mutex
 	cache map[string]int
+
+	// ranks is the vocabulary as byte string -> rank, built on the first
+	// long piece (see bpeCount).
+	ranksOnce sync.Once
+	ranks     map[string]int
+}
+
+// longPiece is the piece length from which the core runs its own byte-pair
+// merge instead of tiktoken-go's, whose merge loop is quadratic in the piece
+// length: a 100 KB run of spaces or of one letter would take minutes there.
+const longPiece = 512
+
+// specialTokens are the special tokens' texts; EncodeOrdinary never emits
+// them, so they are not merge ranks.
+var specialTokens = map[string]bool{
+	"<|endoftext|>": true, "<|endofprompt|>": true,
+	"<|fim_prefix|>": true, "<|fim_middle|>": true, "<|fim_suffix|>": true,
 }
 
 // Piece counts are cached only for short pieces (words, numbers, runs of
@@ -159,6 +176,9 @@ func newModel(name string, enc *tiktoken.Tiktoken) (*model, error) {
 // piece on its own gives the same tokens as encoding it inside its text: the
 // split of a piece is the piece itself.
 func (m *model) pieceTokens(p string) int {
+	if len(p) >= longPiece {
+		return m.bpeCount(p)
+	}
 	if len(p) > cachePieceMax {
 		return len(m.enc.EncodeOrdinary(p))
 	}
@@ -267,4 +287,132 @@ func invalidBytes(s string) int {
 		i += size
 	}
 	return n
+}
+
+func (m *model) buildRanks() {
+	// A token's id is its merge rank in tiktoken vocabularies.
+	m.ranks = make(map[string]int, 200000)
+	for id := 0; id < 201000; id++ {
+		if t := m.enc.Decode([]int{id}); t != "" && !specialTokens[t] {
+			m.ranks[t] = id
+		}
+	}
+}
+
+// bpeCount is the number of tokens byte-pair encoding gives piece: the
+// tiktoken merge (repeatedly join the adjacent pair whose concatenation has
+// the lowest rank, leftmost first) run with a heap over a linked list, so it
+// costs O(n log n) instead of O(n^2).
+func (m *model) bpeCount(piece string) int {
+	m.ranksOnce.Do(m.buildRanks)
+	if _, ok := m.ranks[piece]; ok {
+		return 1
+	}
+	n := len(piece)
+	if n <= 1 {
+		return n
+	}
+	// Part i spans piece[start[i]:start[next[i]]]; end of list is n.
+	next := make([]int, n)
+	prev := make([]int, n)
+	ver := make([]int, n) // bumped whenever part i changes
+	for i := range next {
+		next[i], prev[i] = i+1, i-1
+	}
+	rankOf := func(i int) (int, bool) {
+		j := next[i]
+		if j >= n {
+			return 0, false
+		}
+		end := n
+		if next[j] < n {
+			end = next[j]
+		}
+		r, ok := m.ranks[piece[i:end]]
+		return r, ok
+	}
+	h := &mergeHeap{}
+	for i := 0; i < n-1; i++ {
+		if r, ok := rankOf(i); ok {
+			h.push(mergeItem{rank: r, pos: i, ver: 0})
+		}
+	}
+	parts := n
+	alive := make([]bool, n)
+	for i := range alive {
+		alive[i] = true
+	}
+	for h.len() > 0 {
+		it := h.pop()
+		i := it.pos
+		if !alive[i] || ver[i] != it.ver {
+			continue
+		}
+		j := next[i]
+		// Merge part j into part i.
+		next[i] = next[j]
+		if next[j] < n {
+			prev[next[j]] = i
+		}
+		alive[j] = false
+		parts--
+		ver[i]++
+		if r, ok := rankOf(i); ok {
+			h.push(mergeItem{rank: r, pos: i, ver: ver[i]})
+		}
+		if p := prev[i]; p >= 0 {
+			ver[p]++
+			if r, ok := rankOf(p); ok {
+				h.push(mergeItem{rank: r, pos: p, ver: ver[p]})
+			}
+		}
+	}
+	return parts
+}
+
+type mergeItem struct{ rank, pos, ver int }
+
+// mergeHeap is a binary min-heap ordered by rank, then position, which is
+// tiktoken's choice among equal ranks (the leftmost pair).
+type mergeHeap struct{ items []mergeItem }
+
+func (h *mergeHeap) len() int { return len(h.items) }
+
+func (h *mergeHeap) less(a, b int) bool {
+	x, y := h.items[a], h.items[b]
+	return x.rank < y.rank || (x.rank == y.rank && x.pos < y.pos)
+}
+
+func (h *mergeHeap) push(it mergeItem) {
+	h.items = append(h.items, it)
+	for i := len(h.items) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			break
+		}
+		h.items[i], h.items[p] = h.items[p], h.items[i]
+		i = p
+	}
+}
+
+func (h *mergeHeap) pop() mergeItem {
+	top := h.items[0]
+	last := len(h.items) - 1
+	h.items[0] = h.items[last]
+	h.items = h.items[:last]
+	for i := 0; ; {
+		l, r, s := 2*i+1, 2*i+2, i
+		if l < last && h.less(l, s) {
+			s = l
+		}
+		if r < last && h.less(r, s) {
+			s = r
+		}
+		if s == i {
+			break
+		}
+		h.items[i], h.items[s] = h.items[s], h.items[i]
+		i = s
+	}
+	return top
 }
