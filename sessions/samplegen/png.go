@@ -77,7 +77,8 @@ func drawUI(img *image.NRGBA, r *rand.Rand) {
 	for y := h/16 + 16; y < h-20; y += 28 { // sidebar entries
 		fill(img, image.Rect(16, y, 16+w/10+r.IntN(w/14), y+8), color.NRGBA{120, 124, 132, 255})
 	}
-	fill(img, image.Rect(16, h/16+16+28*r.IntN(6)-6, w/5-12, h/16+16+28*r.IntN(6)+14), accent)
+	sel := h/16 + 16 + 28*r.IntN(6) // the selected sidebar entry
+	fill(img, image.Rect(12, sel-6, w/5-12, sel+14), accent)
 	// Cards with text lines.
 	x0, y0 := w/5+24, h/16+24
 	for card := 0; card < 4; card++ {

@@ -2,6 +2,17 @@
 // CLI, Gemini CLI and spillscope's own spill layout) for tests, benchmarks and
 // for running the app on a machine that has no sessions of its own.
 //
+// Layout under the corpus folder:
+//
+//	claude/projects/<encoded cwd>/<sessionId>.jsonl
+//	claude/projects/<encoded cwd>/<sessionId>/subagents/agent-<id>.jsonl
+//	claude/projects/<encoded cwd>/<sessionId>/tool-results/<file>.txt
+//	codex/sessions/YYYY/MM/DD/rollout-<YYYY-MM-DDThh-mm-ss>-<uuid>.jsonl
+//	gemini/tmp/<project hash>/chats/session-<YYYY-MM-DDThh-mm>-<id8>.json
+//	gemini/tmp/<project hash>/tool-outputs/session-<id>/<tool>_<callId>.txt
+//	spillscope/<id>.txt, spillscope/<id>.retained.json, spillscope/attachments/<sha256>.png
+//	opencode/tool-output/tool_<id>, goose/goose_mcp_responses/mcp_response_<ts>.txt
+//
 // Everything is derived from Options.Seed, so the same seed written to the same
 // folder gives the same bytes. Generate returns a Manifest holding the counts
 // the generator knows it wrote; an indexer test compares its own totals with
