@@ -70,7 +70,10 @@ type Options struct {
 // Usage is provider-reported token usage as a session records it, after the
 // dedupe an indexer must do: Claude Code per message.id (last line wins),
 // Codex the last running total, Gemini the sum of its per-message records.
-// Fields a harness does not report stay zero.
+// Fields a harness does not report stay zero. As recorded, Claude's
+// InputTokens exclude the cache counts, while Codex's and Gemini's include
+// CachedInputTokens (and their OutputTokens include ReasoningOutputTokens
+// for Codex only; Gemini reports thoughts beside output).
 type Usage struct {
 	InputTokens              int64 `json:"inputTokens"`
 	OutputTokens             int64 `json:"outputTokens"`
@@ -101,7 +104,8 @@ func (u *Usage) add(v Usage) {
 //     Spill files, attachments and other harnesses' output files are not.
 //   - Sessions: Claude main transcripts (a subagent transcript belongs to its
 //     parent session and is counted in Subagents), Codex rollouts, Gemini chat
-//     files. Spillscope records are not sessions.
+//     files, and each spillscope record (a session of one tool result, the
+//     way it is re-run).
 //   - ToolResults: Claude tool_result blocks on user lines of main and subagent
 //     transcripts (never the copies inside progress lines or toolUseResult),
 //     Codex function_call_output and custom_tool_call_output items, Gemini
