@@ -62,9 +62,9 @@ export const en = {
   },
   harness: {
     all: 'All harnesses',
-    claude: 'Claude Code',
+    'claude-code': 'Claude Code',
     codex: 'Codex CLI',
-    gemini: 'Gemini CLI',
+    'gemini-cli': 'Gemini CLI',
     spillscope: 'Spillscope',
     opencode: 'OpenCode',
     goose: 'goose',

@@ -45,3 +45,26 @@ describe('locale store', () => {
     expect(isLang('fr')).toBe(false);
   });
 });
+
+import { fill, pick } from './index';
+
+describe('fill and pick', () => {
+  it('fills named values and leaves unknown ones visible', () => {
+    expect(fill('{n} sessions', { n: 3 })).toBe('3 sessions');
+    expect(fill('{a} and {b}', { a: 'x' })).toBe('x and {b}');
+  });
+  it('picks a code in either spelling and shows unknown codes as themselves', () => {
+    expect(pick(en.status, 'within-budget')).toBe('within budget');
+    expect(pick(zh.status, 'notice_only')).toBe('仅提示');
+    expect(pick(en.reasons, 'credential-parameter')).toMatch(/credential list/);
+    expect(pick(en.reasons, 'brand-new-reason')).toBe('brand-new-reason');
+  });
+  it('explains every status and link reason in both languages, differently', () => {
+    for (const code of Object.keys(en.status.explain)) {
+      expect(pick(zh.status.explain, code)).not.toBe(pick(en.status.explain, code));
+    }
+    for (const code of Object.keys(en.reasons)) {
+      expect(pick(zh.reasons, code)).not.toBe(pick(en.reasons, code));
+    }
+  });
+});

@@ -20,7 +20,7 @@ export function formatTokens(n: number | null | undefined): string | null {
 export function formatCompact(n: number): string {
   if (!Number.isFinite(n)) return '—';
   const a = Math.abs(n);
-  const trim = (v: number) => String(Number(v.toFixed(v < 10 ? 1 : 0)));
+  const trim = (v: number) => String(Number(v.toPrecision(3)));
   if (a >= 1e6) return (n < 0 ? '-' : '') + trim(a / 1e6) + 'M';
   if (a >= 1e3) return (n < 0 ? '-' : '') + trim(a / 1e3) + 'k';
   return String(Math.round(n));
@@ -70,10 +70,10 @@ export const SLIDER_STEPS = 1000;
 export const SLIDER_MAX = 200000;
 const LOG_MAX = Math.log1p(SLIDER_MAX);
 
-/** niceBudget keeps two significant digits so the slider lands on readable budgets (12345 -> 12000). */
+/** niceBudget keeps three significant digits so the slider lands on readable budgets (12345 -> 12300) while staying finer than one slider step. */
 export function niceBudget(b: number): number {
-  if (b < 100) return Math.round(b);
-  const mag = 10 ** (Math.floor(Math.log10(b)) - 1);
+  if (b < 1000) return Math.round(b);
+  const mag = 10 ** (Math.floor(Math.log10(b)) - 2);
   return Math.round(b / mag) * mag;
 }
 

@@ -26,7 +26,9 @@ export function createNavStore(): NavStore {
   const { subscribe, update } = writable<NavState>({ screen: 'overview', session: null, resultId: 0 });
   return {
     subscribe,
-    go: (screen) => update((s) => ({ ...s, screen })),
+    // Choosing Sessions again while inside it returns to the list, as a sidebar user expects.
+    go: (screen) =>
+      update((s) => (s.screen === screen && screen === 'sessions' ? { screen, session: null, resultId: 0 } : { ...s, screen })),
     list: () => update(() => ({ screen: 'sessions', session: null, resultId: 0 })),
     openSession: (session) => update(() => ({ screen: 'sessions', session, resultId: 0 })),
     openResult: (resultId, session) =>

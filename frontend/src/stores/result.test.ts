@@ -1,0 +1,209 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { get } from 'svelte/store';
+import { checkJson, createResultStore, DEFAULT_BUDGET } from './result';
+import { deferred, detail, fakeBridge, projection } from '../test/fakeBridge';
+import type { FileSlice, Projection, RetainRequest } from '../bridge';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+const routes = [
+  { name: 'anthropic', provider: 'anthropic', encoding: 'o200k_base', hasImages: true, source: '', note: '', calculator: 'anthropic' },
+  { name: 'openai-tile', provider: 'openai', encoding: 'cl100k_base', hasImages: true, source: '', note: '', calculator: 'openai-tile' },
+];
+
+function slice(over: Partial<FileSlice>): FileSlice {
+  return { path: '/spill.txt', exists: true, size: 0, offset: 0, text: '', eof: true, ...over };
+}
+
+describe('result store: re-run at budget', () => {
+  it('opens a result, takes its route and encoding, and projects at the default budget', async () => {
+    const retain = vi.fn((r: Partial<RetainRequest>) => Promise.resolve(projection({ budget: r.budget })));
+    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail({ route: 'openai-tile', encoding: 'cl100k_base' })), retain }));
+    await s.open(7);
+    expect(retain).toHaveBeenCalledWith({ resultId: 7, budget: DEFAULT_BUDGET, route: 'openai-tile', encoding: 'cl100k_base' });
+    expect(get(s).projection.state).toBe('ready');
+  });
+
+  it('debounces budget typing to one call ~150 ms after the last key', async () => {
+    const retain = vi.fn(() => Promise.resolve(projection()));
+    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail()), retain }));
+    await s.open(7);
+    retain.mockClear();
+    s.setBudgetText('5');
+    s.setBudgetText('50');
+    s.setBudgetText('500');
+    await vi.advanceTimersByTimeAsync(149);
+    expect(retain).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(retain).toHaveBeenCalledTimes(1);
+    expect(retain).toHaveBeenCalledWith(expect.objectContaining({ budget: 500 }));
+  });
+
+  it('refuses a bad budget without calling Go, and recovers', async () => {
+    const retain = vi.fn(() => Promise.resolve(projection()));
+    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail()), retain }));
+    await s.open(7);
+    retain.mockClear();
+    s.setBudgetText('12k');
+    await vi.advanceTimersByTimeAsync(500);
+    expect(retain).not.toHaveBeenCalled();
+    expect(get(s).budgetError).toEqual({ token: '12k', problem: 'suffix' });
+    expect(get(s).budget).toBe(DEFAULT_BUDGET);
+    s.setBudgetText('-5');
+    expect(get(s).budgetError?.problem).toBe('negative');
+    s.setBudgetText('3000');
+    expect(get(s).budgetError).toBeNull();
+    await vi.advanceTimersByTimeAsync(150);
+    expect(retain).toHaveBeenCalledWith(expect.objectContaining({ budget: 3000 }));
+  });
+
+  it('"off" sends no budget (retention disabled)', async () => {
+    const retain = vi.fn(() => Promise.resolve(projection({ status: 'disabled' })));
+    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail()), retain }));
+    await s.open(7);
+    s.setOff(true);
+    await vi.advanceTimersByTimeAsync(150);
+    expect(retain).toHaveBeenLastCalledWith(expect.objectContaining({ budget: undefined }));
+    // Even with a bad budget typed, "off" still runs.
+    s.setBudgetText('abc');
+    s.setOff(true);
+    await vi.advanceTimersByTimeAsync(150);
+    expect(retain).toHaveBeenCalledTimes(3);
+  });
+
+  it('a route change follows the route’s encoding; the encoding can then be overridden', async () => {
+    const retain = vi.fn(() => Promise.resolve(projection()));
+    const s = createResultStore(fakeBridge({ routes: () => Promise.resolve(routes), result: () => Promise.resolve(detail()), retain }));
+    await s.loadRoutes();
+    await s.open(7);
+    s.setRoute('openai-tile');
+    expect(get(s).encoding).toBe('cl100k_base');
+    s.setEncoding('o200k_base');
+    await vi.advanceTimersByTimeAsync(150);
+    expect(retain).toHaveBeenLastCalledWith({ resultId: 7, budget: DEFAULT_BUDGET, route: 'openai-tile', encoding: 'o200k_base' });
+  });
+
+  it('shows only the newest answer when an older one arrives late', async () => {
+    const slow = deferred<Projection>();
+    let n = 0;
+    const retain = vi.fn(() => (++n === 2 ? slow.promise : Promise.resolve(projection({ budget: 900, status: 'replaced' }))));
+    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail()), retain }));
+    await s.open(7); // call 1
+    s.setBudget(100);
+    await vi.advanceTimersByTimeAsync(150); // call 2, pending
+    s.setBudget(900);
+    await vi.advanceTimersByTimeAsync(150); // call 3, answered
+    slow.resolve(projection({ budget: 100, status: 'notice_only' }));
+    await vi.advanceTimersByTimeAsync(0);
+    const p = get(s).projection;
+    expect(p.state).toBe('ready');
+    if (p.state === 'ready') expect(p.value.budget).toBe(900);
+  });
+
+  it('keeps the error of a failed projection', async () => {
+    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail()), retain: () => Promise.reject(new Error('app: not wired yet')) }));
+    await s.open(7);
+    expect(get(s).projection).toEqual({ state: 'error', error: { message: 'app: not wired yet', notWired: true } });
+  });
+
+  it('keeps the error of a result that cannot be read', async () => {
+    const retain = vi.fn();
+    const s = createResultStore(fakeBridge({ result: () => Promise.reject(new Error('source moved')), retain }));
+    await s.open(7);
+    expect(get(s).detail).toEqual({ state: 'error', error: { message: 'source moved', notWired: false } });
+    expect(retain).not.toHaveBeenCalled();
+  });
+});
+
+describe('result store: spill file pane', () => {
+  it('reads the spill file in pages by UTF-8 byte offset', async () => {
+    const readFile = vi.fn((path: string, offset: number) =>
+      Promise.resolve(
+        offset === 0
+          ? slice({ path, size: 10, offset: 0, text: '索引', eof: false })
+          : slice({ path, size: 10, offset, text: 'abcd', eof: true }),
+      ),
+    );
+    const s = createResultStore(
+      fakeBridge({ result: () => Promise.resolve(detail({}, { noticePath: '/spill.txt', noticeKind: 'spillscope' })), retain: () => Promise.resolve(projection()), readFile }),
+      { page: 6 },
+    );
+    await s.open(7);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(readFile).toHaveBeenCalledWith('/spill.txt', 0, 6);
+    let f = get(s).file;
+    expect(f).toMatchObject({ state: 'ready', text: '索引', next: 6, eof: false });
+    await s.loadMore();
+    expect(readFile).toHaveBeenLastCalledWith('/spill.txt', 6, 6);
+    f = get(s).file;
+    expect(f).toMatchObject({ state: 'ready', text: '索引abcd', next: 10, eof: true });
+    await s.loadMore(); // at the end: no call
+    expect(readFile).toHaveBeenCalledTimes(2);
+  });
+
+  it('shows a missing spill file as a state, not an error', async () => {
+    const s = createResultStore(
+      fakeBridge({
+        result: () => Promise.resolve(detail({}, { noticePath: '/gone.txt', noticeKind: 'claude-persisted-output' })),
+        retain: () => Promise.resolve(projection()),
+        readFile: (path) => Promise.resolve(slice({ path, exists: false })),
+      }),
+    );
+    await s.open(7);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(get(s).file).toEqual({ state: 'missing', path: '/gone.txt' });
+  });
+
+  it('does not read a file when the result names none', async () => {
+    const readFile = vi.fn();
+    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail()), retain: () => Promise.resolve(projection()), readFile }));
+    await s.open(7);
+    expect(readFile).not.toHaveBeenCalled();
+    expect(get(s).file).toEqual({ state: 'none' });
+  });
+
+  it('keeps what was loaded when "load more" fails', async () => {
+    let n = 0;
+    const readFile = vi.fn(() => (++n === 1 ? Promise.resolve(slice({ size: 20, text: 'head', eof: false })) : Promise.reject(new Error('io'))));
+    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail({}, { noticePath: '/s.txt' })), retain: () => Promise.resolve(projection()), readFile }));
+    await s.open(7);
+    await vi.advanceTimersByTimeAsync(0);
+    await s.loadMore();
+    expect(get(s).file).toMatchObject({ state: 'ready', text: 'head', more: false, moreError: { message: 'io' } });
+  });
+});
+
+describe('result store: playground', () => {
+  it('checks the JSON before asking Go and sends pasted JSON with the tool name', async () => {
+    const retain = vi.fn(() => Promise.resolve(projection()));
+    const s = createResultStore(fakeBridge({ routes: () => Promise.resolve(routes), retain }));
+    await s.loadRoutes();
+    s.openPaste('');
+    await vi.advanceTimersByTimeAsync(150);
+    expect(retain).not.toHaveBeenCalled();
+    expect(get(s).jsonProblem).toEqual({ kind: 'empty' });
+    s.setJson('{"content": [');
+    await vi.advanceTimersByTimeAsync(150);
+    expect(retain).not.toHaveBeenCalled();
+    expect(get(s).jsonProblem?.kind).toBe('invalid');
+    const json = '{"content":[{"type":"text","text":"hi"}]}';
+    s.setJson(json);
+    s.setToolName('Bash');
+    await vi.advanceTimersByTimeAsync(150);
+    expect(retain).toHaveBeenCalledTimes(1);
+    expect(retain).toHaveBeenCalledWith({ json, budget: DEFAULT_BUDGET, route: 'anthropic', encoding: 'o200k_base', toolName: 'Bash' });
+  });
+
+  it('checkJson tells empty, invalid and valid apart', () => {
+    expect(checkJson('  ')).toEqual({ kind: 'empty' });
+    expect(checkJson('[1,')).toMatchObject({ kind: 'invalid' });
+    expect(checkJson('[]')).toBeNull();
+  });
+});

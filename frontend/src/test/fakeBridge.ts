@@ -1,0 +1,74 @@
+// A Bridge for unit tests: every method rejects unless the test gives it.
+import type { Bridge, IndexStatus, Projection, ResultDetail, ResultRow, SessionRow } from '../bridge';
+
+const unset = (name: string) => () => Promise.reject(new Error(`fake bridge: ${name} not set`));
+
+export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
+  return {
+    info: unset('info'),
+    getSettings: () => Promise.resolve({ language: 'en' }),
+    setLanguage: (l) => Promise.resolve({ language: l }),
+    listSessions: unset('listSessions'),
+    sessionResults: unset('sessionResults'),
+    result: unset('result'),
+    diagnostics: unset('diagnostics'),
+    startIndex: unset('startIndex'),
+    indexStatus: unset('indexStatus'),
+    readFile: unset('readFile'),
+    routes: unset('routes'),
+    retain: unset('retain'),
+    sweep: unset('sweep'),
+    listLinks: unset('listLinks'),
+    checkLink: unset('checkLink'),
+    ...over,
+  };
+}
+
+export function status(over: Partial<IndexStatus> = {}): IndexStatus {
+  return {
+    running: false, phase: '', files: 0, filesDone: 0, bytes: 0, bytesDone: 0, rateMBs: 0, error: '',
+    sessions: 0, toolResults: 0, images: 0, spillNotices: 0, diagnostics: 0, lastIndexedAgo: '',
+    ...over,
+  };
+}
+
+export function session(over: Partial<SessionRow> = {}): SessionRow {
+  return {
+    id: 1, harness: 'claude-code', sessionId: 's-1', agentId: '', project: '/p', model: 'claude-sonnet-4-5', route: 'anthropic',
+    started: '2026-03-02T09:00:00Z', ended: '', file: '/f.jsonl', toolResults: 2, images: 0, spillNotices: 0, textBytes: 10,
+    inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0, estimatedTokens: 50,
+    ...over,
+  };
+}
+
+export function resultRow(over: Partial<ResultRow> = {}): ResultRow {
+  return {
+    id: 7, sessionId: 1, callId: 'c', tool: 'Bash', time: '', isError: false, textBytes: 100, images: 0, estimatedTokens: -1,
+    noticeKind: '', noticePath: '', noticeFileExists: false, file: '/f.jsonl', line: 3,
+    ...over,
+  };
+}
+
+export function detail(over: Partial<ResultDetail> = {}, row: Partial<ResultRow> = {}): ResultDetail {
+  return { row: resultRow(row), session: session(), blocks: [], route: 'anthropic', encoding: 'o200k_base', ...over } as ResultDetail;
+}
+
+export function projection(over: Partial<Projection> = {}): Projection {
+  return {
+    status: 'within_budget', blocks: [], notice: '', omittedBytes: 0, omittedImages: 0,
+    tokens: { total: 10, text: 10, images: 0, notice: 0 }, originalTokens: 10, diagnostics: [],
+    route: 'anthropic', encoding: 'o200k_base', budget: 12500, completeFile: '', completeFileBytes: 0,
+    ...over,
+  } as Projection;
+}
+
+/** deferred is a promise the test settles when it wants, to check ordering. */
+export function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
