@@ -276,7 +276,8 @@ export const en = {
   links: {
     title: 'Links',
     intro: 'Every link found in indexed tool results: how it reached the model and, when hidden, which rule and which parameter name matched. Values are never shown or stored.',
-    onlyHidden: 'Only hidden links',
+    onlyHidden: 'Only flagged links',
+    onlyHiddenHint: 'Links with a reason: hidden behind a stub or marker, or a URL in text that carries a credential parameter.',
     count: '{n} links',
     shown: 'Shown as',
     reason: 'Why',

@@ -276,7 +276,8 @@ export const zh: Messages = {
   links: {
     title: '链接',
     intro: '已索引工具结果中的每个链接：它如何到达模型；若被隐藏，是哪条规则、哪个参数名匹配。参数值从不显示，也从不保存。',
-    onlyHidden: '只看被隐藏的链接',
+    onlyHidden: '只看被标记的链接',
+    onlyHiddenHint: '有原因的链接：被占位或标记隐藏的，或文本中带凭据参数的 URL。',
     count: '{n} 个链接',
     shown: '显示方式',
     reason: '原因',

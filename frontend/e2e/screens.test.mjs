@@ -1,0 +1,230 @@
+// The product's screens end to end: a generated sample corpus is indexed
+// through the window, then a session, a result and its re-run at another
+// budget, the Chinese labels, the links audit and a sweep are checked in a
+// real browser against the live Go bindings.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import {
+  binary, chromiumArgs, ensureArtifacts, freePort, repoDir, startGroup, startXvfb, stopAll, tempHome, waitFor,
+} from './harness.mjs';
+
+// A signed-URL parameter followed by a value: a credential the screen must never show.
+const signedValue = /X-Amz-Signature=[^&\s"'<>]+/i;
+
+function generateSample(dir) {
+  const cli = join(repoDir, 'build', 'bin', 'spillscope');
+  if (!existsSync(cli)) return `${cli} is missing (build it with: make build/bin/spillscope)`;
+  const r = spawnSync(cli, ['sample', '--out', dir], { encoding: 'utf8', timeout: 120000 });
+  if (r.status !== 0) return `"spillscope sample" exited ${r.status}: ${(r.stderr || '').trim().slice(0, 300)}`;
+  return '';
+}
+
+const home = tempHome();
+const sampleDir = join(home, 'roots', 'sample');
+const skipReason = generateSample(sampleDir);
+
+describe('screens over a sample corpus', { skip: skipReason ? `sample corpus unavailable: ${skipReason}` : false }, () => {
+  let browser, page, app;
+  const shots = ensureArtifacts();
+  const shot = (name) => page.screenshot({ path: join(shots, `screens-${name}.png`) });
+
+  before(async () => {
+    const bin = binary('app-dev', 'make app-dev');
+    const { display } = await startXvfb();
+    const port = await freePort();
+    const base = `http://localhost:${port}`;
+    app = startGroup(bin, ['-devserver', `localhost:${port}`, '-assetdir', join(repoDir, 'frontend', 'dist')], {
+      cwd: repoDir,
+      env: {
+        ...process.env,
+        DISPLAY: display,
+        HOME: join(home, 'home'),
+        SPILLSCOPE_CONFIG_DIR: join(home, 'config'),
+        SPILLSCOPE_DATA_DIR: join(home, 'data'),
+        SPILLSCOPE_ROOTS: sampleDir,
+      },
+    });
+    await waitFor(async () => (await fetch(base + '/')).ok, 'the dev server to answer', 60000).catch((e) => {
+      throw new Error(e.message + '\napp log:\n' + app.log());
+    });
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    await page.goto(base + '/');
+    // The bindings arrive after the page script; wait until Go answers.
+    await waitFor(() => page.evaluate(() => !!window.go?.app?.Sessions), 'the Go bindings', 30000);
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => {});
+    await stopAll();
+  });
+
+  test('indexes the sample through "Index now" and lists its sessions', async () => {
+    await page.getByTestId('nav-sessions').click();
+    await page.getByTestId('index-start').click();
+    await page.getByTestId('session-row').first().waitFor({ timeout: 60000 });
+    await waitFor(async () => (await page.getByTestId('index-panel').getAttribute('data-running')) === 'false', 'indexing to finish', 60000);
+    assert.match(await page.getByTestId('index-totals').textContent(), /\d+ sessions · \d+ tool results/);
+    const rows = page.getByTestId('session-row');
+    assert.ok((await rows.count()) >= 2, 'the sample holds several sessions');
+    const harnesses = new Set(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.harness)));
+    assert.ok(harnesses.size >= 2, `several harnesses, got ${[...harnesses]}`);
+    await shot('sessions');
+  });
+
+  test('filters sessions by harness', async () => {
+    const first = await page.getByTestId('session-row').first().getAttribute('data-harness');
+    await page.getByTestId('harness-filter').selectOption(first);
+    await waitFor(async () => {
+      const hs = await page.getByTestId('session-row').evaluateAll((trs) => trs.map((tr) => tr.dataset.harness));
+      return hs.length > 0 && hs.every((h) => h === first);
+    }, `only ${first} sessions`, 10000);
+    await page.getByTestId('harness-filter').selectOption('');
+    await waitFor(async () => {
+      const hs = await page.getByTestId('session-row').evaluateAll((trs) => trs.map((tr) => tr.dataset.harness));
+      return new Set(hs).size >= 2;
+    }, 'all sessions again', 10000);
+  });
+
+  test('opens a session and a result, and re-runs it at another budget', async () => {
+    // The session whose tool results hold the most estimated tokens has the big text results.
+    const ids = await page.getByTestId('session-row').evaluateAll((trs) =>
+      trs
+        .map((tr) => ({ id: tr.dataset.sessionId, est: Number((tr.querySelector('.est')?.textContent ?? '0').replace(/\D/g, '')) }))
+        .sort((a, b) => b.est - a.est)
+        .map((r) => r.id),
+    );
+    await page.locator(`[data-testid=session-row][data-session-id="${ids[0]}"] [data-testid=session-open]`).click();
+    await page.getByTestId('result-row').first().waitFor({ timeout: 20000 });
+    await shot('session');
+
+    // The largest text-only result: images would bring pricing rules into the budget check.
+    const rid = await page.getByTestId('result-row').evaluateAll((trs) =>
+      trs
+        .filter((tr) => tr.dataset.images === '0')
+        .sort((a, b) => Number(b.dataset.textBytes) - Number(a.dataset.textBytes))[0]?.dataset.resultId,
+    );
+    assert.ok(rid, 'a text-only result exists');
+    await page.locator(`[data-testid=result-row][data-result-id="${rid}"] [data-testid=result-open]`).click();
+    await page.getByTestId('result-view').waitFor();
+    await page.getByTestId('recorded-blocks').waitFor({ timeout: 20000 });
+
+    const status = page.getByTestId('projection-status');
+    const total = page.getByTestId('token-total');
+    const settle = async (budget, what) => {
+      await page.getByTestId('budget-input').fill(String(budget));
+      await waitFor(async () => {
+        const busy = await page.getByTestId('projection').getAttribute('aria-busy');
+        const text = await page.getByTestId('priced-with').count();
+        return busy === 'false' && text > 0 && (await page.getByTestId('projection').textContent()).includes(budget.toLocaleString('en-US'));
+      }, what, 20000);
+      return { status: await status.getAttribute('data-status'), total: Number(await total.getAttribute('data-value')) };
+    };
+
+    const roomy = await settle(1000000, 'a projection at a roomy budget');
+    assert.equal(roomy.status, 'within_budget');
+    const tight = await settle(3000, 'a projection at 3000 tokens');
+    assert.notEqual(tight.status, roomy.status, 'the status changes with the budget');
+    assert.ok(['replaced', 'notice_only'].includes(tight.status), `tight status ${tight.status}`);
+    assert.notEqual(tight.total, roomy.total, 'the token total changes with the budget');
+    assert.ok(tight.total <= 3000, `total ${tight.total} stays within the budget`);
+    assert.ok((await page.locator('[data-testid=projection-blocks] [data-kind=notice]').count()) === 1, 'the notice is shown');
+    const tighter = await settle(1500, 'a projection at 1500 tokens');
+    assert.ok(tighter.total <= 1500, `total ${tighter.total} stays within 1500`);
+    assert.match(await page.locator('#pane-rerun').textContent(), /Re-run at budget/);
+    await shot('result');
+
+    // "Off" means retention disabled: everything passes through.
+    await page.getByTestId('budget-off').check();
+    await waitFor(async () => (await status.getAttribute('data-status')) === 'disabled', 'the disabled status', 20000);
+    await page.getByTestId('budget-off').uncheck();
+    await settle(3000, 'back to 3000');
+  });
+
+  test('switches the screens to Chinese', async () => {
+    await page.getByTestId('lang-zh').click();
+    await page.getByRole('heading', { name: '按预算重新运行' }).waitFor({ timeout: 10000 });
+    assert.equal(await page.getByTestId('nav-sessions').textContent(), '会话');
+    assert.equal(await page.getByTestId('nav-sweep').textContent(), '预算扫描');
+    assert.match(await page.locator('#pane-recorded').textContent(), /模型看到的内容/);
+    const label = await page.getByTestId('projection-status').textContent();
+    assert.ok(['已替换', '仅提示'].includes(label.trim()), `status label in Chinese, got ${label}`);
+    assert.match(await page.getByTestId('projection').textContent(), /合计/);
+    await shot('result-zh');
+    await page.getByTestId('nav-links').click();
+    await page.getByRole('heading', { name: '链接' }).waitFor();
+    assert.match(await page.getByTestId('links-help').textContent(), /已知局限/);
+    await page.getByTestId('lang-en').click();
+    await page.getByRole('heading', { name: 'Links' }).waitFor({ timeout: 10000 });
+  });
+
+  test('lists links with reasons and parameter names, never a credential value', async () => {
+    await page.getByTestId('nav-links').click();
+    await page.getByTestId('link-row').first().waitFor({ timeout: 20000 });
+    const hidden = page.locator('[data-testid=link-row][data-hidden=true]');
+    assert.ok((await hidden.count()) >= 1, 'at least one hidden link');
+    const reason = (await hidden.first().getByTestId('link-reason').textContent()).trim();
+    assert.ok(reason.length > 10, `a hidden link says why: ${reason}`);
+    const texts = await page.getByTestId('link-row').allTextContents();
+    for (const t of texts) assert.doesNotMatch(t, signedValue);
+    assert.doesNotMatch(await page.textContent('main'), signedValue);
+    if ((await page.locator('[data-testid=link-row][data-in-text=true]').count()) > 0) {
+      await page.getByTestId('links-in-text-note').waitFor();
+    }
+    await page.getByTestId('links-only-hidden').check();
+    await waitFor(async () => {
+      const flagged = await page.getByTestId('link-row').evaluateAll((trs) => trs.map((tr) => tr.dataset.flagged));
+      return flagged.length > 0 && flagged.every((f) => f === 'true');
+    }, 'only flagged links (each with a reason)', 10000);
+    await page.getByTestId('links-only-hidden').uncheck();
+    await shot('links');
+  });
+
+  test('checks a URI without echoing its credential', async () => {
+    await page.getByTestId('link-check-input').fill(
+      'https://bucket.s3.amazonaws.com/report.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=deadbeefcafe',
+    );
+    await page.getByTestId('link-check').click();
+    const verdict = page.getByTestId('link-check-result');
+    await verdict.waitFor({ timeout: 10000 });
+    assert.equal(await verdict.getAttribute('data-shown'), 'stub');
+    assert.match(await page.getByTestId('link-check-parameter').textContent(), /X-Amz-Signature/i);
+    assert.doesNotMatch(await verdict.textContent(), signedValue);
+    await page.getByTestId('link-check-input').fill('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    await page.getByTestId('link-check').click();
+    await waitFor(async () => (await verdict.getAttribute('data-shown')) === 'line', 'a plain link to be shown', 10000);
+  });
+
+  test('sweeps budgets and refuses a bad budgets list with a clear message', async () => {
+    await page.getByTestId('nav-sweep').click();
+    await page.getByTestId('sweep-budgets').fill('12k, -5, abc');
+    const err = page.getByTestId('sweep-error');
+    await err.waitFor();
+    const msg = await err.textContent();
+    for (const part of ['12k', '-5', 'abc']) assert.ok(msg.includes(`“${part}”`), `names ${part}: ${msg}`);
+    assert.equal(await page.getByTestId('sweep-run').isDisabled(), true);
+    await page.getByTestId('sweep-budgets').fill('2000,5000,12500,25000,50000');
+    await page.getByTestId('sweep-run').click();
+    await page.getByTestId('sweep-row').first().waitFor({ timeout: 60000 });
+    const budgets = await page.getByTestId('sweep-row').evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.budget)));
+    assert.deepEqual(budgets, [2000, 5000, 12500, 25000, 50000]);
+    await page.getByTestId('sweep-chart').waitFor();
+    await shot('sweep');
+  });
+
+  test('projects pasted JSON in the playground', async () => {
+    await page.getByTestId('nav-playground').click();
+    const big = JSON.stringify({ content: [{ type: 'text', text: 'lorem ipsum dolor sit amet '.repeat(3000) }] });
+    await page.getByTestId('playground-json').fill(big);
+    await page.getByTestId('budget-input').fill('2000');
+    await waitFor(async () => (await page.getByTestId('projection-status').getAttribute('data-status')) === 'replaced', 'a replaced projection', 20000);
+    const total = Number(await page.getByTestId('token-total').getAttribute('data-value'));
+    assert.ok(total > 0 && total <= 2000, `total ${total}`);
+    await shot('playground');
+  });
+});
