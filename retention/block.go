@@ -1,7 +1,8 @@
 // Package retention is the pure retention core: it prices ordered text and
 // image blocks of a tool result and decides what a model would see under a
-// token budget. It knows nothing of files on disk beyond reading image
-// headers through a caller-supplied opener, nothing of SQL and nothing of Wails.
+// token budget (Retain, Sweep), and owns the omission notice (FormatNotice,
+// RecogniseNotice). It reads image headers from attachment paths but writes
+// no files, and knows nothing of SQL or Wails.
 package retention
 
 import (

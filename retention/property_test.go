@@ -1,6 +1,7 @@
 package retention
 
 import (
+	"errors"
 	"math/rand"
 	"reflect"
 	"testing"
@@ -92,5 +93,32 @@ func TestSweepRejectsBadBudget(t *testing.T) {
 	_, err := Sweep(Result{}, []int64{10, 1 << 53}, Options{})
 	if err == nil {
 		t.Fatal("want an error naming the bad budget")
+	}
+}
+
+// Retain shares the tokenizer, its piece cache and the split pattern across
+// goroutines; run it concurrently under the race detector.
+func TestRetainConcurrent(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	texts := []string{randomText(r, 30000), randomText(r, 5000), randomText(r, 70000)}
+	want := make([]Outcome, len(texts))
+	for i, s := range texts {
+		want[i] = mustRetain(t, Result{Content: []Block{textBlock(s)}}, Options{Budget: budget(700), SpillPath: testSpill})
+	}
+	done := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		go func(g int) {
+			i := g % len(texts)
+			got, err := Retain(Result{Content: []Block{textBlock(texts[i])}}, Options{Budget: budget(700), SpillPath: testSpill})
+			if err == nil && !reflect.DeepEqual(got, want[i]) {
+				err = errors.New("concurrent run differs from a sequential one")
+			}
+			done <- err
+		}(g)
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
 	}
 }
