@@ -194,6 +194,7 @@ export const en = {
     keyboard: 'Esc: back to the session',
     invalidBudget: 'Enter a whole number of tokens.',
     openSession: 'Session',
+    sessionProvider: 'Session provider input',
   },
   status: {
     within_budget: 'within budget',

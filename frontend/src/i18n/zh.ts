@@ -194,6 +194,7 @@ export const zh: Messages = {
     keyboard: 'Esc：返回会话',
     invalidBudget: '请输入整数 token 数。',
     openSession: '会话',
+    sessionProvider: '会话的服务商输入',
   },
   status: {
     within_budget: '未超预算',

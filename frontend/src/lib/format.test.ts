@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   budgetToSlider, formatBytes, formatCompact, formatCount, formatRate, formatTokens, niceBudget, parseBudget,
-  parseBudgets, percent, SLIDER_MAX, SLIDER_STEPS, sliderToBudget, utf8Length,
+  parseBudgets, percent, SLIDER_MAX, SLIDER_STEPS, sliderToBudget, utf8Length, visibleControls,
 } from './format';
 
 describe('formatBytes', () => {
@@ -145,5 +145,14 @@ describe('parseBudgets', () => {
   it('refuses too many budgets', () => {
     const many = Array.from({ length: 41 }, (_, i) => String(i * 100)).join(',');
     expect(parseBudgets(many)).toMatchObject({ ok: false, reason: 'tooMany' });
+  });
+});
+
+describe('visibleControls', () => {
+  it('shows escape codes and stray control bytes as control pictures, keeping tabs and newlines', () => {
+    expect(visibleControls('\u001b[32mok\u001b[0m\tdone\n')).toBe('␛[32mok␛[0m\tdone\n');
+    expect(visibleControls('a\u0000b\u007f\u000c')).toBe('a␀b␡␌');
+    expect(visibleControls('crlf\r\n')).toBe('crlf\r\n');
+    expect(visibleControls('索引 plain')).toBe('索引 plain');
   });
 });

@@ -147,6 +147,12 @@ export function parseBudgets(text: string): BudgetsParse {
   return { ok: true, budgets: [...values].sort((a, b) => a - b) };
 }
 
+/** visibleControls shows C0 control characters (other than tab, newline and carriage return) and DEL as their Unicode control pictures (ESC -> ␛), so terminal colour codes and stray bytes in tool output are visible rather than rendered as missing glyphs. Display only: sizes are taken before it. */
+export function visibleControls(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) => (c === '\u007f' ? '\u2421' : String.fromCharCode(0x2400 + c.charCodeAt(0))));
+}
+
 /** utf8Length counts the UTF-8 bytes of s: files and blocks are measured in bytes. */
 export function utf8Length(s: string): number {
   return new TextEncoder().encode(s).length;
