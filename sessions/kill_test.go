@@ -72,7 +72,7 @@ func TestKillDuringIndex(t *testing.T) {
 		t.Skip("runs subprocesses")
 	}
 	root := filepath.Join(t.TempDir(), "corpus")
-	makeCorpus(t, root, 120, 20, 3000)
+	makeCorpus(t, root, 120, 20, 600)
 
 	clean := openTemp(t)
 	want := index(t, clean, root)
