@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   budgetToSlider, formatBytes, formatCompact, formatCount, formatRate, formatTokens, niceBudget, parseBudget,
-  parseBudgets, percent, SLIDER_MAX, SLIDER_STEPS, sliderToBudget, utf8Length, visibleControls,
+  parseBudgets, percent, SLIDER_MAX, SLIDER_STEPS, sliderToBudget, utf8Length, splitControls,
 } from './format';
 
 describe('formatBytes', () => {
@@ -148,11 +148,22 @@ describe('parseBudgets', () => {
   });
 });
 
-describe('visibleControls', () => {
-  it('shows escape codes and stray control bytes as control pictures, keeping tabs and newlines', () => {
-    expect(visibleControls('\u001b[32mok\u001b[0m\tdone\n')).toBe('␛[32mok␛[0m\tdone\n');
-    expect(visibleControls('a\u0000b\u007f\u000c')).toBe('a␀b␡␌');
-    expect(visibleControls('crlf\r\n')).toBe('crlf\r\n');
-    expect(visibleControls('索引 plain')).toBe('索引 plain');
+describe('splitControls', () => {
+  it('marks escape codes and stray control bytes, keeping tabs and line ends as text', () => {
+    expect(splitControls('\u001b[32mok\u001b[0m\tdone\r\n')).toEqual([
+      { text: '\\x1b', control: true },
+      { text: '[32mok', control: false },
+      { text: '\\x1b', control: true },
+      { text: '[0m\tdone\r\n', control: false },
+    ]);
+    expect(splitControls('a\u0000\u007f')).toEqual([
+      { text: 'a', control: false },
+      { text: '\\x00', control: true },
+      { text: '\\x7f', control: true },
+    ]);
+  });
+  it('returns plain text as one segment, and empty text as one empty segment', () => {
+    expect(splitControls('索引 plain')).toEqual([{ text: '索引 plain', control: false }]);
+    expect(splitControls('')).toEqual([{ text: '', control: false }]);
   });
 });

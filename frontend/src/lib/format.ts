@@ -147,10 +147,28 @@ export function parseBudgets(text: string): BudgetsParse {
   return { ok: true, budgets: [...values].sort((a, b) => a - b) };
 }
 
-/** visibleControls shows C0 control characters (other than tab, newline and carriage return) and DEL as their Unicode control pictures (ESC -> ␛), so terminal colour codes and stray bytes in tool output are visible rather than rendered as missing glyphs. Display only: sizes are taken before it. */
-export function visibleControls(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) => (c === '\u007f' ? '\u2421' : String.fromCharCode(0x2400 + c.charCodeAt(0))));
+/** Segment is a run of text, or one control character shown by its escape. */
+export interface Segment {
+  text: string;
+  control: boolean;
+}
+
+// C0 controls other than tab, newline and carriage return, and DEL.
+// eslint-disable-next-line no-control-regex
+const controls = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
+/** splitControls cuts text at control characters (terminal colour codes, stray bytes) so a view can mark each one, spelled as a hex escape ("\\x1b"), instead of printing an invisible or missing glyph. Display only: sizes are taken before it. */
+export function splitControls(s: string): Segment[] {
+  const out: Segment[] = [];
+  let last = 0;
+  for (const m of s.matchAll(controls)) {
+    const at = m.index ?? 0;
+    if (at > last) out.push({ text: s.slice(last, at), control: false });
+    out.push({ text: '\\x' + m[0].charCodeAt(0).toString(16).padStart(2, '0'), control: true });
+    last = at + 1;
+  }
+  if (last < s.length || out.length === 0) out.push({ text: s.slice(last), control: false });
+  return out;
 }
 
 /** utf8Length counts the UTF-8 bytes of s: files and blocks are measured in bytes. */
