@@ -13,6 +13,9 @@ func FuzzRetain(f *testing.F) {
 	f.Add([]byte(`[{"type":"text","text":"`+string(make([]byte, 0))+`a\ud800b"},{"type":"image","data":"iVBORw0KGgo="}]`), uint16(60))
 	f.Add([]byte(`{"content":[{"type":"audio","data":"AAAA"}],"isError":true}`), uint16(0))
 	f.Add([]byte(`[{"type":"text","text":"`+repeatFuzz("word ", 400)+`"}]`), uint16(70))
+	if _, err := getModel(""); err != nil { // load the vocabulary once, before the workers' clocks start
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, data []byte, b uint16) {
 		res, err := ParseResult(data)
 		if err != nil {
