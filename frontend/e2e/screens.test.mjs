@@ -219,10 +219,10 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
 
   test('projects pasted JSON in the playground', async () => {
     await page.getByTestId('nav-playground').click();
-    const big = JSON.stringify({ content: [{ type: 'text', text: 'lorem ipsum dolor sit amet '.repeat(3000) }] });
+    const big = JSON.stringify({ content: [{ type: 'text', text: 'lorem ipsum dolor sit amet '.repeat(1200) }] });
     await page.getByTestId('playground-json').fill(big);
     await page.getByTestId('budget-input').fill('2000');
-    await waitFor(async () => (await page.getByTestId('projection-status').getAttribute('data-status')) === 'replaced', 'a replaced projection', 20000);
+    await waitFor(async () => (await page.getByTestId('projection-status').getAttribute('data-status')) === 'replaced', 'a replaced projection', 45000);
     const total = Number(await page.getByTestId('token-total').getAttribute('data-value'));
     assert.ok(total > 0 && total <= 2000, `total ${total}`);
     await shot('playground');
