@@ -250,13 +250,15 @@ func analyse(res Result, opts Options) (*analysis, error) {
 		}
 	}
 	a.marker = m.count(Marker)
+	// The notice at its longest for this result: every byte and every image
+	// omitted (digit groups are one token each, so fewer digits never cost
+	// more), in the singular and plural image forms and the byte-only form.
 	a.reserve = m.count(FormatNotice(a.textLen, 0, a.path))
 	if a.images > 0 {
 		for _, k := range []int{1, a.images} {
-			a.reserve = max(a.reserve, m.count(sanitize(FormatNotice(a.textLen, k, a.path))))
+			a.reserve = max(a.reserve, m.count(FormatNotice(a.textLen, k, a.path)))
 		}
 	}
-	a.reserve = max(a.reserve, m.count(sanitize(FormatNotice(a.textLen, 0, a.path))))
 	return a, nil
 }
 

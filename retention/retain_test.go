@@ -363,3 +363,14 @@ func TestRetainDecision(t *testing.T) {
 func reserveFor(t testing.TB, res Result) int {
 	return mustAnalyse(t, res, Options{SpillPath: testSpill}).reserve
 }
+
+// A spill path or image path with invalid UTF-8 is priced like any text.
+func TestRetainInvalidUTF8Paths(t *testing.T) {
+	res := Result{Content: []Block{textBlock(strings.Repeat("data row\n", 3000))}}
+	opts := Options{Budget: budget(300), SpillPath: "/spill/\xff\xfe/x.txt"}
+	o := mustRetain(t, res, opts)
+	if o.Status != StatusReplaced {
+		t.Fatalf("status %q", o.Status)
+	}
+	checkReplacement(t, res, opts, o)
+}

@@ -227,11 +227,12 @@ func (m *model) split(runes []rune, start, end int, fn func(ps, pe int) bool) {
 	}
 }
 
-// count is the token count of a valid UTF-8 string.
+// count is the token count of s (invalid UTF-8 read as U+FFFD per byte).
 func (m *model) count(s string) int {
 	if s == "" {
 		return 0
 	}
+	s = sanitize(s)
 	runes := []rune(s)
 	off := runeOffsets(s, runes, 0)
 	total := 0
