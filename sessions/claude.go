@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -41,7 +42,7 @@ func (c *ClaudeReader) ReadLine(l Line, p *Parsed) {
 		c.Names = map[string]string{}
 	}
 	var typ, ts, reqID string
-	var msg []byte
+	var msg, tur []byte
 	var info struct{ sid, agent, cwd string }
 	stopped, err := wholeObject(b, func(k []byte, vs, ve int) bool {
 		v := b[vs:ve]
@@ -63,6 +64,8 @@ func (c *ClaudeReader) ReadLine(l Line, p *Parsed) {
 			reqID, _ = str(v)
 		case "message":
 			msg = v
+		case "toolUseResult":
+			tur = v
 		}
 		return true
 	})
@@ -104,7 +107,7 @@ func (c *ClaudeReader) ReadLine(l Line, p *Parsed) {
 	case "assistant":
 		c.assistant(l, msg, reqID, p)
 	case "user":
-		c.user(l, msg, ts, p)
+		c.user(l, msg, ts, tur, p)
 	}
 }
 
@@ -179,11 +182,12 @@ func (c *ClaudeReader) assistant(l Line, msg []byte, reqID string, p *Parsed) {
 	}
 }
 
-func (c *ClaudeReader) user(l Line, msg []byte, ts string, p *Parsed) {
+func (c *ClaudeReader) user(l Line, msg []byte, ts string, tur []byte, p *Parsed) {
 	content, ok := field(msg, "content")
 	if !ok || len(content) == 0 || content[0] != '[' {
 		return
 	}
+	var found []ToolResult
 	_, err := eachItem(content, 0, func(idx, vs, ve int) bool {
 		it := content[vs:ve]
 		var typ, callID string
@@ -215,11 +219,26 @@ func (c *ClaudeReader) user(l Line, msg []byte, ts string, p *Parsed) {
 		for _, m := range bad {
 			p.diag(l.Number, fmt.Sprintf("tool result %s: %s", callID, m))
 		}
-		p.addResult(r)
+		found = append(found, r)
 		return true
 	})
 	if err != nil {
 		p.diag(l.Number, "user content is not a JSON array")
+	}
+	// Newer versions also name the spill file in toolUseResult; a line
+	// carries one toolUseResult, so it can only be tied to a lone result.
+	if len(found) == 1 && bytes.Contains(tur, []byte(`"persistedOutputPath"`)) {
+		summarize(&found[0])
+		if found[0].Notice == nil {
+			if v, ok := field(tur, "persistedOutputPath"); ok {
+				if path, _ := str(v); path != "" {
+					found[0].Notice = &SpillNotice{Kind: NoticeClaudePersisted, Path: path}
+				}
+			}
+		}
+	}
+	for _, r := range found {
+		p.addResult(r)
 	}
 }
 

@@ -38,6 +38,11 @@ type Line struct {
 // Next returns the next line; io.EOF after the last one. The returned bytes
 // are valid until the next call.
 func (lr *LineReader) Next() (Line, error) {
+	if cap(lr.buf) > 16<<20 {
+		// Let one huge line's buffer go rather than hold it for the rest
+		// of the file.
+		lr.buf = nil
+	}
 	lr.buf = lr.buf[:0]
 	for {
 		chunk, err := lr.r.ReadSlice('\n')

@@ -1,0 +1,91 @@
+package sessions
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestEnrichRedactsAndCaches(t *testing.T) {
+	const secret = "SECRETVALUE0123456789"
+	root := t.TempDir()
+	text := "deploy log: fetched https://bucket.s3.amazonaws.com/k.tar?X-Amz-Signature=" + secret + "&X-Amz-Expires=60 then unpacked zebrafish"
+	persisted := mustJSON(map[string]any{
+		"type": "user", "sessionId": "s6", "timestamp": "2026-01-01T00:00:03.000Z",
+		"toolUseResult": map[string]any{"stdout": "x", "persistedOutputPath": "/elsewhere/s6/tool-results/toolu_z.txt"},
+		"message": map[string]any{"role": "user", "content": []any{map[string]any{"tool_use_id": "toolu_z", "type": "tool_result", "content": "short preview"}}},
+	})
+	writeFile(t, filepath.Join(root, "p", "s6.jsonl"), cAssistant("s6", "m", "r", "toolu_s", "Bash", 1)+cResult("s6", "toolu_s", text)+persisted)
+	writeFile(t, filepath.Join(root, "p", "s6", "tool-results", "toolu_z.txt"), "complete")
+	d := openTemp(t)
+	s := index(t, d, root)
+	if s.SpillNotices != 1 {
+		t.Errorf("toolUseResult.persistedOutputPath not recorded: %+v", s)
+	}
+	calls := 0
+	opts := EnrichOptions{Progress: func(Progress) { calls++ }}
+	if err := d.Enrich(t.Context(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if calls == 0 {
+		t.Fatal("no progress reported")
+	}
+	t.Run("search finds words, not the credential", func(t *testing.T) {
+		if ids, err := d.Search(t.Context(), "zebrafish", 10); err != nil || len(ids) != 1 {
+			t.Errorf("search zebrafish: %v %v", ids, err)
+		}
+		if ids, err := d.Search(t.Context(), secret, 10); err != nil || len(ids) != 0 {
+			t.Errorf("search for the credential value found %v (%v)", ids, err)
+		}
+	})
+	t.Run("links keep reason and parameter name only", func(t *testing.T) {
+		links, err := d.BrowseLinks(t.Context(), true, 100, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(links) != 1 || links[0].Reason != "credential-parameter" || !strings.EqualFold(links[0].Parameter, "X-Amz-Signature") {
+			t.Errorf("links %+v", links)
+		}
+	})
+	t.Run("no credential value anywhere in the database", func(t *testing.T) {
+		d.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+		if b, _ := os.ReadFile(d.Path()); !bytes.Contains(b, []byte("zebrafish")) {
+			t.Fatal("search terms not found in the file: this check would prove nothing")
+		}
+		for _, suffix := range []string{"", "-wal"} {
+			b, err := os.ReadFile(d.Path() + suffix)
+			if err != nil {
+				continue
+			}
+			// FTS5 stores lower-cased terms.
+			if bytes.Contains(bytes.ToLower(b), bytes.ToLower([]byte(secret))) {
+				t.Errorf("%s holds the credential value", filepath.Base(d.Path()+suffix))
+			}
+		}
+	})
+	t.Run("persistedOutputPath linked to the local spill file", func(t *testing.T) {
+		rows, _ := d.Results(t.Context(), ResultFilter{})
+		for _, r := range rows {
+			if r.CallID == "toolu_z" && (r.Spill == nil || !r.SpillExists) {
+				t.Errorf("toolu_z spill %+v exists %v", r.Spill, r.SpillExists)
+			}
+		}
+	})
+	t.Run("estimates are cached", func(t *testing.T) {
+		var missing int
+		d.db.QueryRow(`SELECT COUNT(*) FROM tool_results WHERE est_tokens IS NULL OR fts_done = 0`).Scan(&missing)
+		if missing != 0 {
+			t.Fatalf("%d results without estimate or search entry", missing)
+		}
+		calls = 0
+		index(t, d, root)
+		if err := d.Enrich(t.Context(), opts); err != nil {
+			t.Fatal(err)
+		}
+		if calls != 0 {
+			t.Errorf("unchanged results were processed again (%d progress calls)", calls)
+		}
+	})
+}
