@@ -15,7 +15,7 @@ func TestEnrichRedactsAndCaches(t *testing.T) {
 	persisted := mustJSON(map[string]any{
 		"type": "user", "sessionId": "s6", "timestamp": "2026-01-01T00:00:03.000Z",
 		"toolUseResult": map[string]any{"stdout": "x", "persistedOutputPath": "/elsewhere/s6/tool-results/toolu_z.txt"},
-		"message": map[string]any{"role": "user", "content": []any{map[string]any{"tool_use_id": "toolu_z", "type": "tool_result", "content": "short preview"}}},
+		"message":       map[string]any{"role": "user", "content": []any{map[string]any{"tool_use_id": "toolu_z", "type": "tool_result", "content": "short preview"}}},
 	})
 	writeFile(t, filepath.Join(root, "p", "s6.jsonl"), cAssistant("s6", "m", "r", "toolu_s", "Bash", 1)+cResult("s6", "toolu_s", text)+persisted)
 	writeFile(t, filepath.Join(root, "p", "s6", "tool-results", "toolu_z.txt"), "complete")
