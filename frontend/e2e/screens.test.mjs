@@ -163,6 +163,50 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
     await page.getByRole('heading', { name: 'Links' }).waitFor({ timeout: 10000 });
   });
 
+  test('shows a spill file beside its notice, and a missing one as a state', async () => {
+    const toList = async () => {
+      await page.getByTestId('nav-sessions').click();
+      if (!(await page.getByTestId('sessions-screen').isVisible())) await page.getByTestId('nav-sessions').click();
+      await page.getByTestId('session-row').first().waitFor();
+    };
+    await toList();
+    const ids = await page.getByTestId('session-row').evaluateAll((trs) => trs.map((tr) => tr.dataset.sessionId));
+    let found = 0, missing = 0;
+    for (const id of ids) {
+      if (found && missing) break;
+      await toList();
+      await page.locator(`[data-testid=session-row][data-session-id="${id}"] [data-testid=session-open]`).click();
+      await page.getByTestId('session-view').waitFor();
+      await waitFor(async () => (await page.getByTestId('result-row').count()) > 0 || (await page.getByText('recorded no tool results').count()) > 0, 'results', 10000);
+      const cells = await page.getByTestId('notice-cell').evaluateAll((els) =>
+        els.map((el) => ({ id: el.closest('tr').dataset.resultId, exists: el.dataset.fileExists === 'true' })),
+      );
+      for (const c of cells) {
+        if ((c.exists && found) || (!c.exists && missing)) continue;
+        await page.locator(`[data-testid=result-row][data-result-id="${c.id}"] [data-testid=result-open]`).click();
+        const pane = page.getByTestId('spill-file');
+        await pane.waitFor({ timeout: 20000 });
+        await waitFor(async () => ['ready', 'missing'].includes(await pane.getAttribute('data-state')), 'the spill file pane', 20000);
+        if (c.exists) {
+          assert.equal(await pane.getAttribute('data-state'), 'ready');
+          assert.ok((await page.getByTestId('file-text').textContent()).length > 0, 'the spill file has text');
+          found++;
+          await shot('result-spill');
+        } else {
+          assert.equal(await pane.getAttribute('data-state'), 'missing');
+          await page.getByTestId('file-missing').waitFor();
+          assert.equal(await pane.getByTestId('failure').count(), 0, 'a missing spill file is a state, not an error');
+          missing++;
+          await shot('result-spill-missing');
+        }
+        await page.keyboard.press('Escape');
+        await page.getByTestId('session-view').waitFor();
+      }
+    }
+    assert.ok(found > 0, 'a result whose spill file exists');
+    assert.ok(missing > 0, 'a result whose spill file is missing');
+  });
+
   test('lists links with reasons and parameter names, never a credential value', async () => {
     await page.getByTestId('nav-links').click();
     await page.getByTestId('link-row').first().waitFor({ timeout: 20000 });
