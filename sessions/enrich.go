@@ -45,10 +45,19 @@ type todo struct {
 	callID, route      string
 }
 
-func (d *DB) todos(ctx context.Context, where string) ([]todo, error) {
-	// where is one of two fixed conditions chosen below, never user input.
-	rows, err := d.db.QueryContext(ctx, `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.call_id, s.route
-FROM tool_results r JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id WHERE `+where+` ORDER BY r.file_id, r.src_offset`)
+// The two pending-work queries differ only in their condition; both are
+// constants so no SQL is ever assembled at run time.
+const (
+	todoTokens = `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.call_id, s.route
+FROM tool_results r JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id
+WHERE r.est_tokens IS NULL ORDER BY r.file_id, r.src_offset`
+	todoSearch = `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.call_id, s.route
+FROM tool_results r JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id
+WHERE r.fts_done = 0 ORDER BY r.file_id, r.src_offset`
+)
+
+func (d *DB) todos(ctx context.Context, query string) ([]todo, error) {
+	rows, err := d.db.QueryContext(ctx, query)
 	if err != nil {
 		return nil, fmt.Errorf("sessions: pending results: %w", err)
 	}
@@ -70,7 +79,7 @@ type dims struct{ w, h int }
 // route's encoding, images with the route's calculator on the stored
 // attachment's dimensions.
 func (d *DB) EstimateTokens(ctx context.Context, opts EnrichOptions) error {
-	list, err := d.todos(ctx, `r.est_tokens IS NULL`)
+	list, err := d.todos(ctx, todoTokens)
 	if err != nil || len(list) == 0 {
 		return err
 	}
@@ -148,7 +157,7 @@ JOIN attachments a ON a.sha256 = ra.sha256 JOIN tool_results r ON r.id = ra.resu
 // replaced by a placeholder, to the full-text index. The index is
 // contentless: only terms are stored, never the text.
 func (d *DB) IndexText(ctx context.Context, opts EnrichOptions) error {
-	list, err := d.todos(ctx, `r.fts_done = 0`)
+	list, err := d.todos(ctx, todoSearch)
 	if err != nil || len(list) == 0 {
 		return err
 	}

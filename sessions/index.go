@@ -215,6 +215,7 @@ func (d *DB) Index(ctx context.Context, roots []string, opts IndexOptions) (Summ
 	}
 	sum := Summary{}
 	pg := Progress{Phase: PhaseStructure, FilesTotal: len(cands), BytesTotal: total}
+	lastReport := time.Now()
 	for _, c := range cands {
 		if err := ctx.Err(); err != nil {
 			return Summary{}, err
@@ -223,7 +224,18 @@ func (d *DB) Index(ctx context.Context, roots []string, opts IndexOptions) (Summ
 		if r, ok := prev[c.path]; ok {
 			pr = &r
 		}
-		changed, err := d.indexFile(ctx, c, pr, roots)
+		base := pg.Bytes
+		onRead := func(done int64) {
+			// Mid-file progress, so one huge transcript does not stall the bar.
+			if opts.Progress == nil || time.Since(lastReport) < 100*time.Millisecond {
+				return
+			}
+			lastReport = time.Now()
+			q := pg
+			q.Bytes, q.Elapsed = base+min(done, c.size), time.Since(started)
+			opts.Progress(q)
+		}
+		changed, err := d.indexFile(ctx, c, pr, roots, onRead)
 		if err != nil {
 			return Summary{}, err
 		}
@@ -234,6 +246,7 @@ func (d *DB) Index(ctx context.Context, roots []string, opts IndexOptions) (Summ
 		pg.Bytes += c.size
 		pg.Elapsed = time.Since(started)
 		if opts.Progress != nil {
+			lastReport = time.Now()
 			opts.Progress(pg)
 		}
 	}
@@ -421,7 +434,7 @@ type Attachment struct {
 	Bytes     int64  `json:"bytes"`
 }
 
-func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []string) (bool, error) {
+func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []string, onRead func(int64)) (bool, error) {
 	if prev != nil && prev.size == c.size && prev.mtime == c.mtime && prev.harness == c.harness && prev.root == c.root {
 		return false, nil
 	}
@@ -452,10 +465,10 @@ func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []
 		switch c.harness {
 		case HarnessClaude:
 			rd := &ClaudeReader{Names: names}
-			end, endLine = readLines(f, end, endLine, c.size, rd.ReadLine, p)
+			end, endLine = readLines(f, end, endLine, c.size, rd.ReadLine, p, onRead)
 		case HarnessCodex:
 			rd := &CodexReader{Names: names}
-			end, endLine = readLines(f, end, endLine, c.size, rd.ReadLine, p)
+			end, endLine = readLines(f, end, endLine, c.size, rd.ReadLine, p, onRead)
 		case HarnessGemini, HarnessSpillscope:
 			doc, err := io.ReadAll(io.LimitReader(f, c.size))
 			if err != nil {
@@ -492,13 +505,14 @@ func errText(err error) string {
 // last complete line. An unterminated last line is read only if it is
 // already a whole JSON object (a file that does not end in a newline);
 // otherwise a writer is still appending it.
-func readLines(f *os.File, start, line, limit int64, fn func(Line, *Parsed), p *Parsed) (int64, int64) {
+func readLines(f *os.File, start, line, limit int64, fn func(Line, *Parsed), p *Parsed, onRead func(int64)) (int64, int64) {
 	if _, err := f.Seek(start, io.SeekStart); err != nil {
 		p.diag(line, "cannot seek: "+errText(err))
 		return start, line
 	}
 	lr := NewLineReader(io.LimitReader(f, limit-start), start, line)
 	end, next := start, line
+	reported := start
 	for {
 		l, err := lr.Next()
 		if errors.Is(err, io.EOF) {
@@ -515,6 +529,10 @@ func readLines(f *os.File, start, line, limit int64, fn func(Line, *Parsed), p *
 		}
 		fn(l, p)
 		end, next = l.Offset+l.Length, l.Number+1
+		if onRead != nil && end-reported >= 8<<20 {
+			reported = end
+			onRead(end)
+		}
 	}
 	return end, next
 }
