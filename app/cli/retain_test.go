@@ -304,3 +304,23 @@ func TestRetainSpillIDIsStable(t *testing.T) {
 		t.Fatalf("spill paths %q and %q", *a.SpillPath, *b.SpillPath)
 	}
 }
+
+// FuzzParseBudget: --budget never panics, and whatever it accepts is a whole
+// number of tokens in [0, 2^53-1] that reads back the same.
+func FuzzParseBudget(f *testing.F) {
+	for _, s := range []string{"0", "12500", "-1", "1.5", "1e3", "9007199254740991", "9007199254740992", "NaN", "Inf", " 7 ", "0x10"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := parseBudget(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), "--budget") {
+				t.Fatalf("error %q does not name --budget", err)
+			}
+			return
+		}
+		if n < 0 || n > retention.MaxBudget {
+			t.Fatalf("accepted %q as %d", s, n)
+		}
+	})
+}
