@@ -104,13 +104,14 @@ JOIN attachments a ON a.sha256 = ra.sha256 JOIN tool_results r ON r.id = ra.resu
 	}
 	rows.Close()
 	type est struct {
-		id                 int64
+		id, offset         int64
+		callID             string
 		text, image, total int64
 		route              string
 		ok                 bool
 	}
 	work := func(t todo) est {
-		e := est{id: t.id, route: t.route}
+		e := est{id: t.id, offset: t.offset, callID: t.callID, route: t.route}
 		route := t.route
 		if route == "" {
 			route = imagecost.RouteAnthropic
@@ -147,8 +148,11 @@ JOIN attachments a ON a.sha256 = ra.sha256 JOIN tool_results r ON r.id = ra.resu
 		if !e.ok {
 			return nil
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE tool_results SET est_tokens = ?, est_text_tokens = ?, est_image_tokens = ?, est_route = ? WHERE id = ?`,
-			e.total, e.text, e.image, e.route, e.id)
+		// The row may have been re-indexed meanwhile (and its id reused):
+		// write only to the result that was read.
+		_, err := tx.ExecContext(ctx, `UPDATE tool_results SET est_tokens = ?, est_text_tokens = ?, est_image_tokens = ?, est_route = ?
+WHERE id = ? AND call_id = ? AND src_offset = ? AND est_tokens IS NULL`,
+			e.total, e.text, e.image, e.route, e.id, e.callID, e.offset)
 		return err
 	})
 }
@@ -162,14 +166,14 @@ func (d *DB) IndexText(ctx context.Context, opts EnrichOptions) error {
 		return err
 	}
 	type doc struct {
-		id   int64
-		body string
-		ok   bool
+		id, offset   int64
+		callID, body string
+		ok           bool
 	}
 	work := func(t todo) doc {
 		res, err := ReadResultAt(t.harness, t.path, t.offset, t.length, t.index, t.callID)
 		if err != nil {
-			return doc{id: t.id}
+			return doc{id: t.id, offset: t.offset, callID: t.callID}
 		}
 		var sb strings.Builder
 		for _, b := range res.Content {
@@ -178,19 +182,26 @@ func (d *DB) IndexText(ctx context.Context, opts EnrichOptions) error {
 				sb.WriteByte('\n')
 			}
 		}
-		return doc{id: t.id, body: sb.String(), ok: true}
+		return doc{id: t.id, offset: t.offset, callID: t.callID, body: sb.String(), ok: true}
 	}
 	return runPhase(ctx, d, opts, PhaseSearch, list, work, func(tx *sql.Tx, dc doc) error {
-		if dc.ok && dc.body != "" {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO result_fts (rowid, body) VALUES (?, ?)`, dc.id, dc.body); err != nil {
-				return err
-			}
-		}
 		state := 1
 		if !dc.ok {
 			state = 2 // source gone; the next structure pass re-reads the file
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE tool_results SET fts_done = ? WHERE id = ?`, state, dc.id)
+		// Mark first: if the row was re-indexed meanwhile, nothing matches
+		// and no stray search entry is written for its id.
+		res, err := tx.ExecContext(ctx, `UPDATE tool_results SET fts_done = ? WHERE id = ? AND call_id = ? AND src_offset = ? AND fts_done = 0`,
+			state, dc.id, dc.callID, dc.offset)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return err
+		}
+		if dc.ok && dc.body != "" {
+			_, err = tx.ExecContext(ctx, `INSERT INTO result_fts (rowid, body) VALUES (?, ?)`, dc.id, dc.body)
+		}
 		return err
 	})
 }
