@@ -89,6 +89,15 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
       const hs = await page.getByTestId('session-row').evaluateAll((trs) => trs.map((tr) => tr.dataset.harness));
       return new Set(hs).size >= 2;
     }, 'all sessions again', 10000);
+    // Keyboard: arrows move between rows, Enter opens one, Escape comes back.
+    await page.getByTestId('session-open').first().focus();
+    await page.keyboard.press('ArrowDown');
+    const second = await page.getByTestId('session-row').nth(1).getAttribute('data-session-id');
+    assert.equal(await page.evaluate(() => document.activeElement?.closest('tr')?.dataset.sessionId), second);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('session-view').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('sessions-screen').waitFor();
   });
 
   test('opens a session and a result, and re-runs it at another budget', async () => {
