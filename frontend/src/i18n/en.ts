@@ -178,6 +178,7 @@ export const en = {
     ofBudget: 'of {budget} budget',
     noBudget: 'no budget',
     original: 'Original',
+    lowerBound: 'lower bound: counting stopped once it exceeded the budget',
     omittedBytes: 'Omitted text',
     omittedImages: 'Omitted images',
     diagnostics: 'Diagnostics',

@@ -178,6 +178,7 @@ export const zh: Messages = {
     ofBudget: '预算 {budget}',
     noBudget: '无预算',
     original: '原始',
+    lowerBound: '下限：超出预算后即停止计数',
     omittedBytes: '省略的文本',
     omittedImages: '省略的图片',
     diagnostics: '诊断',
