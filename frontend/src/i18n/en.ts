@@ -256,6 +256,7 @@ export const en = {
     budget: 'Budget',
     results: 'Results',
     replaced: 'Replaced',
+    replacedHint: 'Results the decision cuts, notice-only ones included',
     noticeOnly: 'Notice only',
     preserved: 'Preserved',
     inlineTokens: 'Inline tokens',

@@ -256,6 +256,7 @@ export const zh: Messages = {
     budget: '预算',
     results: '结果数',
     replaced: '已替换',
+    replacedHint: '被保留决策截断的结果，包括仅提示的结果',
     noticeOnly: '仅提示',
     preserved: '保留原样',
     inlineTokens: '内联 token',
