@@ -66,6 +66,9 @@ func runIndex(env Env, args []string) int {
 	roots := fs.Args()
 	if len(roots) == 0 {
 		roots = defaultRoots(env.Getenv)
+		if len(roots) == 0 {
+			fmt.Fprintln(env.Stderr, "spillscope index: no session folders found (~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp); pass ROOT folders to index others")
+		}
 	}
 	path, err := dbPathOf(env, *dbPath)
 	if err != nil {
