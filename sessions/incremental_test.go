@@ -360,3 +360,31 @@ func TestRetainedRecord(t *testing.T) {
 	}
 	_ = fmt.Sprint
 }
+
+func TestDetectHarness(t *testing.T) {
+	dir := t.TempDir()
+	codexLine := `{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}` + "\n"
+	tests := []struct {
+		name, rel, content, want string
+	}{
+		{"codex by name", "sessions/2026/01/01/rollout-a.jsonl", "", HarnessCodex},
+		{"codex by content", "elsewhere/log.jsonl", codexLine, HarnessCodex},
+		{"claude by content", "projects/-p/s.jsonl", cResult("s", "t", "x"), HarnessClaude},
+		{"claude quoting codex", "projects/-p/q.jsonl", cResult("s", "t", codexLine), HarnessClaude},
+		{"claude after junk", "projects/-p/j.jsonl", "// comment\n" + cResult("s", "t", "x"), HarnessClaude},
+		{"gemini chat", "tmp/h/chats/session-1.json", "{}", HarnessGemini},
+		{"other json", "tmp/h/logs.json", "{}", ""},
+		{"claude spill json", "projects/-p/s/tool-results/t.json", "[]", ""},
+		{"retained record", "spill/abc.retained.json", "{}", HarnessSpillscope},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(dir, filepath.FromSlash(tt.rel))
+			writeFile(t, p, tt.content)
+			got := detectHarness(p, nil)
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -289,18 +289,47 @@ func detectHarness(path string, prev *fileRow) string {
 }
 
 // sniffJSONL tells Codex rollouts ({timestamp,type,payload}) from Claude
-// transcripts by the first lines.
+// transcripts by the top-level keys of the first lines that parse. A
+// substring test would be fooled by a transcript quoting the other format.
 func sniffJSONL(path string) string {
 	f, err := os.Open(path)
 	if err != nil {
 		return HarnessClaude // reported as unreadable when indexed
 	}
 	defer f.Close()
-	buf := make([]byte, 8<<10)
-	n, _ := io.ReadFull(f, buf)
-	head := string(buf[:n])
-	if strings.Contains(head, `"type":"session_meta"`) || strings.Contains(head, `"payload":{`) {
-		return HarnessCodex
+	lr := NewLineReader(io.LimitReader(f, 64<<20), 0, 1)
+	for range 8 {
+		l, err := lr.Next()
+		if err != nil {
+			break
+		}
+		var payload, typ bool
+		var kind string
+		_, err = wholeObject(l.Bytes, func(k []byte, vs, ve int) bool {
+			switch string(k) {
+			case "payload":
+				payload = true
+			case "type":
+				typ = true
+				kind, _ = str(l.Bytes[vs:ve])
+			case "sessionId", "parentUuid", "message", "uuid":
+				kind = "claude"
+				return false
+			}
+			return true
+		})
+		if err != nil && kind != "claude" {
+			continue
+		}
+		if kind == "claude" {
+			return HarnessClaude
+		}
+		if payload && typ && codexTypes[kind] {
+			return HarnessCodex
+		}
+		if typ && claudeTypes[kind] {
+			return HarnessClaude
+		}
 	}
 	return HarnessClaude
 }
