@@ -388,3 +388,22 @@ func TestDetectHarness(t *testing.T) {
 		})
 	}
 }
+
+// A file that vanishes or cannot be opened between the walk and the read
+// becomes a diagnostic on that file; the pass goes on.
+func TestFileGoneBeforeRead(t *testing.T) {
+	root := t.TempDir()
+	d := openTemp(t)
+	c := candidate{path: filepath.Join(root, "p", "gone.jsonl"), root: root, harness: HarnessClaude, size: 10, mtime: 1}
+	if _, err := d.indexFile(t.Context(), c, nil, []string{root}, nil); err != nil {
+		t.Fatal(err)
+	}
+	s, err := d.Totals(t.Context(), []string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	diags, _ := d.BrowseDiagnostics(t.Context(), 10)
+	if s.Files != 1 || s.Diagnostics != 1 || len(diags) != 1 || !strings.Contains(diags[0].Message, "cannot read file") || strings.Contains(diags[0].Message, root) {
+		t.Errorf("summary %+v diagnostics %+v", s, diags)
+	}
+}
