@@ -407,3 +407,16 @@ func TestFileGoneBeforeRead(t *testing.T) {
 		t.Errorf("summary %+v diagnostics %+v", s, diags)
 	}
 }
+
+func TestNestedRoots(t *testing.T) {
+	root := t.TempDir()
+	inner := filepath.Join(root, "projects")
+	writeFile(t, filepath.Join(inner, "-p", "s7.jsonl"), cAssistant("s7", "m", "r", "t1", "Bash", 1)+cResult("s7", "t1", "x"))
+	d := openTemp(t)
+	a := index(t, d, inner)
+	b := index(t, d, root)
+	c := index(t, d, inner)
+	if a.ToolResults != 1 || b.ToolResults != 1 || c.ToolResults != 1 || b.ChangedFiles != 0 || c.ChangedFiles != 0 {
+		t.Errorf("inner %+v, outer %+v, inner again %+v", a, b, c)
+	}
+}

@@ -464,7 +464,15 @@ type Attachment struct {
 }
 
 func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []string, onRead func(int64)) (bool, error) {
-	if prev != nil && prev.size == c.size && prev.mtime == c.mtime && prev.harness == c.harness && prev.root == c.root {
+	if prev != nil && prev.size == c.size && prev.mtime == c.mtime && prev.harness == c.harness {
+		if prev.root == c.root {
+			return false, nil
+		}
+		// Found under another root (nested roots): the rows stay, the file
+		// only moves to the root it was found under this time.
+		if _, err := d.db.ExecContext(ctx, `UPDATE files SET root = ? WHERE id = ?`, c.root, prev.id); err != nil {
+			return false, fmt.Errorf("sessions: index %s: %w", c.path, err)
+		}
 		return false, nil
 	}
 	p := &Parsed{}
@@ -744,8 +752,8 @@ func (d *DB) writeFile(ctx context.Context, c candidate, prev *fileRow, appendMo
 	var fileID, sessID int64
 	if appendMode {
 		fileID = prev.id
-		if _, err := tx.ExecContext(ctx, `UPDATE files SET size = ?, mtime_ns = ?, fingerprint = ?, parsed_offset = ?, parsed_line = ?, indexed_at = ? WHERE id = ?`,
-			c.size, c.mtime, fp, end, endLine, now, fileID); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE files SET root = ?, size = ?, mtime_ns = ?, fingerprint = ?, parsed_offset = ?, parsed_line = ?, indexed_at = ? WHERE id = ?`,
+			c.root, c.size, c.mtime, fp, end, endLine, now, fileID); err != nil {
 			return fmt.Errorf("sessions: index %s: %w", c.path, err)
 		}
 	} else {
