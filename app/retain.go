@@ -129,7 +129,7 @@ func projection(out retention.Outcome, orig retention.Result, budget *int64, att
 	p := Projection{
 		Status: out.Status, Notice: out.Notice, OmittedBytes: out.OmittedBytes, OmittedImages: out.OmittedImages,
 		Tokens:         TokenFigures{Total: out.Tokens.Total, Text: out.Tokens.Text, Images: out.Tokens.Images, Notice: out.Tokens.Notice},
-		OriginalTokens: out.OriginalTokens, Diagnostics: out.Diagnostics, Route: out.Route, Encoding: out.Encoding,
+		OriginalTokens: out.OriginalTokens, OriginalTokensExact: out.OriginalTokensExact, Diagnostics: out.Diagnostics, Route: out.Route, Encoding: out.Encoding,
 		Budget: budget,
 	}
 	if p.Diagnostics == nil {
@@ -217,8 +217,8 @@ func (r *Retention) Sweep(req SweepRequest) ([]SweepRow, error) {
 	}
 	rows := make([]SweepRow, len(got))
 	for i, g := range got {
-		rows[i] = SweepRow{Budget: g.Budget, Results: g.Results, Replaced: g.Replaced, Preserved: g.Preserved,
-			InlineTokens: g.InlineTokens, OmittedImages: g.OmittedImages}
+		rows[i] = SweepRow{Budget: g.Budget, Results: g.Results, Replaced: g.Replaced, NoticeOnly: g.NoticeOnly,
+			Preserved: g.Preserved, InlineTokens: g.InlineTokens, OmittedBytes: g.OmittedBytes, OmittedImages: g.OmittedImages}
 	}
 	return rows, nil
 }

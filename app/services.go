@@ -13,7 +13,6 @@ import (
 	"spillscope/retention/links"
 )
 
-
 // Sessions is the bound service for the index: sessions, results, indexing.
 type Sessions struct {
 	ctx   context.Context

@@ -136,10 +136,13 @@ type Projection struct {
 	OmittedImages  int          `json:"omittedImages"`
 	Tokens         TokenFigures `json:"tokens"`
 	OriginalTokens int          `json:"originalTokens"`
-	Diagnostics    []string     `json:"diagnostics"`
-	Route          string       `json:"route"`
-	Encoding       string       `json:"encoding"`
-	Budget         *int64       `json:"budget"`
+	// OriginalTokensExact is false when OriginalTokens is a lower bound (the
+	// core stops counting a huge result once it is known to be over budget).
+	OriginalTokensExact bool     `json:"originalTokensExact"`
+	Diagnostics         []string `json:"diagnostics"`
+	Route               string   `json:"route"`
+	Encoding            string   `json:"encoding"`
+	Budget              *int64   `json:"budget"`
 	// CompleteFile is the complete result file's text (what a spill would
 	// hold), shortened to CompleteFileShown bytes for display.
 	CompleteFile      string `json:"completeFile"`

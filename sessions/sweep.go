@@ -22,6 +22,10 @@ type SweepRow struct {
 	OmittedImages int `json:"omittedImages"`
 	// Preserved counts results kept whole with a diagnostic.
 	Preserved int `json:"preserved"`
+	// NoticeOnly counts the replaced results that kept no preview at all.
+	NoticeOnly int `json:"noticeOnly"`
+	// OmittedBytes sums the text bytes left out of the model's view.
+	OmittedBytes int64 `json:"omittedBytes"`
 }
 
 // SweepOptions choose what a sweep covers and how it prices.
@@ -88,13 +92,17 @@ func (d *DB) Sweep(ctx context.Context, budgets []int64, opts SweepOptions) ([]S
 					row := &out[i]
 					row.Results++
 					switch o.Status {
-					case retention.StatusReplaced, retention.StatusNoticeOnly:
+					case retention.StatusReplaced:
 						row.Replaced++
+					case retention.StatusNoticeOnly:
+						row.Replaced++
+						row.NoticeOnly++
 					case retention.StatusPreserved:
 						row.Preserved++
 					}
 					row.InlineTokens += int64(o.Tokens.Total)
 					row.OmittedImages += o.OmittedImages
+					row.OmittedBytes += o.OmittedBytes
 				}
 				mu.Unlock()
 			}

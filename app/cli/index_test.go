@@ -178,13 +178,17 @@ func TestSweepCommand(t *testing.T) {
 			}
 			want.Results++
 			switch o.Status {
-			case retention.StatusReplaced, retention.StatusNoticeOnly:
+			case retention.StatusReplaced:
 				want.Replaced++
+			case retention.StatusNoticeOnly:
+				want.Replaced++
+				want.NoticeOnly++
 			case retention.StatusPreserved:
 				want.Preserved++
 			}
 			want.InlineTokens += int64(o.Tokens.Total)
 			want.OmittedImages += o.OmittedImages
+			want.OmittedBytes += o.OmittedBytes
 		}
 		t.Run(fmt.Sprintf("budget %d", b), func(t *testing.T) {
 			if got != want {

@@ -244,6 +244,7 @@ export namespace app {
 	    omittedImages: number;
 	    tokens: TokenFigures;
 	    originalTokens: number;
+	    originalTokensExact: boolean;
 	    diagnostics: string[];
 	    route: string;
 	    encoding: string;
@@ -264,6 +265,7 @@ export namespace app {
 	        this.omittedImages = source["omittedImages"];
 	        this.tokens = this.convertValues(source["tokens"], TokenFigures);
 	        this.originalTokens = source["originalTokens"];
+	        this.originalTokensExact = source["originalTokensExact"];
 	        this.diagnostics = source["diagnostics"];
 	        this.route = source["route"];
 	        this.encoding = source["encoding"];
