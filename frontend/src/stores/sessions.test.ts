@@ -152,6 +152,29 @@ describe('sessions store: list and filters', () => {
     expect(get(s).results.state).toBe('idle');
   });
 
+  it('never shows one session\'s results under another while it loads', async () => {
+    let release: (rows: never[]) => void = () => {};
+    const pending = new Promise<never[]>((r) => (release = r));
+    const sessionResults = vi.fn((id: number) => (id === 1 ? Promise.resolve([resultRow()]) : pending));
+    const s = createSessionsStore(fakeBridge({ sessionResults: sessionResults as never }));
+    await s.openSession(1);
+    const opening = s.openSession(2);
+    expect(get(s).sessionId).toBe(2);
+    expect(get(s).results).toEqual({ state: 'loading', value: undefined });
+    release([]);
+    await opening;
+    expect(get(s).results).toEqual({ state: 'ready', value: [] });
+  });
+
+  it('keeps the rows on screen while the same session reloads', async () => {
+    const sessionResults = vi.fn(() => Promise.resolve([resultRow()]));
+    const s = createSessionsStore(fakeBridge({ sessionResults }));
+    await s.openSession(1);
+    const again = s.openSession(1);
+    expect(get(s).results).toEqual({ state: 'loading', value: [resultRow()] });
+    await again;
+  });
+
   it('loads the skipped-line diagnostics', async () => {
     const diag = [{ file: '/a.jsonl', line: 4, message: 'bad json' }];
     const s = createSessionsStore(fakeBridge({ diagnostics: () => Promise.resolve(diag) }));

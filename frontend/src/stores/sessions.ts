@@ -172,7 +172,9 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
       }, searchMs);
     },
     async openSession(id) {
-      update((s) => ({ ...s, sessionId: id }));
+      // Another session's rows must never show under this one's header while
+      // its own load is in flight; a reload of the same session keeps them.
+      update((s) => (s.sessionId === id ? s : { ...s, sessionId: id, results: { state: 'idle' } }));
       await loadResults(id);
     },
     closeSession() {
