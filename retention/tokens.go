@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
-	"github.com/dlclark/regexp2"
 	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 )
@@ -101,7 +101,6 @@ func CountTokens(encoding, s string) (int, error) {
 type model struct {
 	name   string
 	enc    *tiktoken.Tiktoken
-	re     *regexp2.Regexp
 	maxTok int
 
 	mu    sync.Mutex
@@ -156,10 +155,7 @@ func getModel(encoding string) (*model, error) {
 }
 
 func newModel(name string, enc *tiktoken.Tiktoken) (*model, error) {
-	re, err := regexp2.Compile(patterns[name], regexp2.None)
-	if err != nil {
-		return nil, fmt.Errorf("retention: compile %s split: %w", name, err)
-	}
+	bmpOnce.Do(buildClasses)
 	// The longest token bounds how few tokens a text of n bytes can take.
 	// Ids past the vocabulary decode to "", so scanning a generous range is
 	// harmless.
@@ -169,7 +165,7 @@ func newModel(name string, enc *tiktoken.Tiktoken) (*model, error) {
 			maxTok = n
 		}
 	}
-	return &model{name: name, enc: enc, re: re, maxTok: maxTok, cache: make(map[string]int)}, nil
+	return &model{name: name, enc: enc, maxTok: maxTok, cache: make(map[string]int)}, nil
 }
 
 // pieceTokens is the token count of one pre-tokenisation piece. Encoding a
@@ -199,32 +195,266 @@ func (m *model) pieceTokens(p string) int {
 }
 
 // split calls fn for each piece of runes[:end] that starts at or after
-// start, in order, with rune indices; fn returns false to stop. Every rune is
-// covered by some alternative of both patterns, so pieces are contiguous.
+// start, in order, with rune indices; fn returns false to stop. The pieces are
+// those of the encoding's pattern (see patterns), found by a hand-written
+// matcher: the pattern run by a backtracking regexp engine was most of the
+// cost of counting. Every rune is covered by some alternative of both
+// patterns, so pieces are contiguous.
 func (m *model) split(runes []rune, start, end int, fn func(ps, pe int) bool) {
-	if start >= end {
-		return
-	}
 	r := runes[:end]
-	mt, err := m.re.FindRunesMatchStartingAt(r, start)
-	pos := start
-	for err == nil && mt != nil {
-		if mt.Index > pos {
-			// Not expected (every rune matches); kept so counting never
-			// silently skips text.
-			if !fn(pos, mt.Index) {
-				return
-			}
+	next := nextO200k
+	if m.name == EncodingCL100k {
+		next = nextCL100k
+	}
+	for pos := start; pos < end; {
+		e := next(r, pos)
+		if e <= pos { // not expected; never loop or skip text
+			e = pos + 1
 		}
-		if !fn(mt.Index, mt.Index+mt.Length) {
+		if !fn(pos, e) {
 			return
 		}
-		pos = mt.Index + mt.Length
-		mt, err = m.re.FindNextMatch(mt)
+		pos = e
 	}
-	if pos < end {
-		fn(pos, end)
+}
+
+// Rune classes of the split patterns, as the regexp engine tiktoken-go uses
+// (github.com/dlclark/regexp2) defines them: \p{..} is Go's unicode table of
+// that category and \s is unicode.IsSpace.
+const (
+	cLu uint16 = 1 << iota
+	cLl
+	cLt
+	cLm
+	cLo
+	cM
+	cN
+	cSpace
+	cNL // \r or \n
+
+	cL     = cLu | cLl | cLt | cLm | cLo
+	cUpper = cLu | cLt | cLm | cLo | cM // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+	cLower = cLl | cLm | cLo | cM       // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+)
+
+var (
+	bmpOnce    sync.Once
+	bmpClasses []uint16 // class of every rune below 0x10000
+)
+
+func classOf(r rune) uint16 {
+	var c uint16
+	if unicode.Is(unicode.Lu, r) {
+		c |= cLu
 	}
+	if unicode.Is(unicode.Ll, r) {
+		c |= cLl
+	}
+	if unicode.Is(unicode.Lt, r) {
+		c |= cLt
+	}
+	if unicode.Is(unicode.Lm, r) {
+		c |= cLm
+	}
+	if unicode.Is(unicode.Lo, r) {
+		c |= cLo
+	}
+	if unicode.Is(unicode.L, r) && c&cL == 0 {
+		c |= cLo // not expected: L is the union of its parts
+	}
+	if unicode.Is(unicode.M, r) {
+		c |= cM
+	}
+	if unicode.Is(unicode.N, r) {
+		c |= cN
+	}
+	if unicode.IsSpace(r) {
+		c |= cSpace
+	}
+	if r == '\r' || r == '\n' {
+		c |= cNL
+	}
+	return c
+}
+
+func buildClasses() {
+	bmpClasses = make([]uint16, 0x10000)
+	for r := range bmpClasses {
+		bmpClasses[r] = classOf(rune(r))
+	}
+}
+
+func class(r rune) uint16 {
+	if r >= 0 && r < 0x10000 {
+		return bmpClasses[r]
+	}
+	return classOf(r)
+}
+
+// run is the end of the run of runes in class c that starts at i.
+func run(r []rune, i int, c uint16) int {
+	for i < len(r) && class(r[i])&c != 0 {
+		i++
+	}
+	return i
+}
+
+// prefixOK is [^\r\n\p{L}\p{N}].
+func prefixOK(c uint16) bool { return c&(cNL|cL|cN) == 0 }
+
+// punctOK is [^\s\p{L}\p{N}].
+func punctOK(c uint16) bool { return c&(cSpace|cL|cN) == 0 }
+
+// contraction is the end of (?i:'s|'t|'re|'ve|'m|'ll|'d)? at i; the engine
+// compares unicode.ToLower of the text with the pattern.
+func contraction(r []rune, i int) int {
+	if i+1 >= len(r) || r[i] != '\'' {
+		return i
+	}
+	switch unicode.ToLower(r[i+1]) {
+	case 's', 't', 'm', 'd':
+		return i + 2
+	case 'r', 'v':
+		if i+2 < len(r) && unicode.ToLower(r[i+2]) == 'e' {
+			return i + 3
+		}
+	case 'l':
+		if i+2 < len(r) && unicode.ToLower(r[i+2]) == 'l' {
+			return i + 3
+		}
+	}
+	return i
+}
+
+// spaces matches \s*[\r\n]+|\s+(?!\S)|\s+ at i, the tail both patterns
+// share; it returns i when r[i] is not white space.
+func spaces(r []rune, i int) int {
+	k := run(r, i, cSpace)
+	if k == i {
+		return i
+	}
+	// \s*[\r\n]+: the greedy \s* backs off to the last line break of
+	// the run, which [\r\n]+ then takes alone.
+	for j := k - 1; j >= i; j-- {
+		if r[j] == '\r' || r[j] == '\n' {
+			return j + 1
+		}
+	}
+	// \s+(?!\S): the whole run at the end of the text, else all but its
+	// last rune when that leaves at least one.
+	if k == len(r) {
+		return k
+	}
+	if k-i >= 2 {
+		return k - 1
+	}
+	return k
+}
+
+// punct matches ` ?[^\s\p{L}\p{N}]+` followed by the run of tail runes
+// (\r, \n and, for o200k, '/') at i; it returns i on no match.
+func punct(r []rune, i int, slash bool) int {
+	p := i
+	if r[i] == ' ' && i+1 < len(r) && punctOK(class(r[i+1])) {
+		p = i + 1
+	} else if !punctOK(class(r[i])) {
+		return i
+	}
+	e := p + 1
+	for e < len(r) && punctOK(class(r[e])) {
+		e++
+	}
+	for e < len(r) && (r[e] == '\r' || r[e] == '\n' || (slash && r[e] == '/')) {
+		e++
+	}
+	return e
+}
+
+// numbers matches \p{N}{1,3} at i.
+func numbers(r []rune, i int) int {
+	e := i
+	for e < len(r) && e-i < 3 && class(r[e])&cN != 0 {
+		e++
+	}
+	return e
+}
+
+// lowerWord matches [upper]*[lower]+contraction? at p (o200k's first
+// alternative without its prefix); ok is false on no match. The greedy
+// [upper]* backs off until [lower]+ can start.
+func lowerWord(r []rune, p int) (int, bool) {
+	k := run(r, p, cUpper)
+	u := k
+	if k >= len(r) || class(r[k])&cLower == 0 {
+		u = -1
+		for j := k - 1; j >= p; j-- {
+			if class(r[j])&cLower != 0 {
+				u = j
+				break
+			}
+		}
+		if u < 0 {
+			return p, false
+		}
+	}
+	return contraction(r, run(r, u, cLower)), true
+}
+
+// upperWord matches [upper]+[lower]*contraction? at p (o200k's second
+// alternative without its prefix).
+func upperWord(r []rune, p int) (int, bool) {
+	if p >= len(r) || class(r[p])&cUpper == 0 {
+		return p, false
+	}
+	return contraction(r, run(r, run(r, p, cUpper), cLower)), true
+}
+
+// nextO200k is the end of the o200k_base piece that starts at i < len(r).
+func nextO200k(r []rune, i int) int {
+	pre := prefixOK(class(r[i])) && i+1 < len(r)
+	if pre {
+		if e, ok := lowerWord(r, i+1); ok {
+			return e
+		}
+	}
+	if e, ok := lowerWord(r, i); ok {
+		return e
+	}
+	if pre {
+		if e, ok := upperWord(r, i+1); ok {
+			return e
+		}
+	}
+	if e, ok := upperWord(r, i); ok {
+		return e
+	}
+	if e := numbers(r, i); e > i {
+		return e
+	}
+	if e := punct(r, i, true); e > i {
+		return e
+	}
+	return spaces(r, i)
+}
+
+// nextCL100k is the end of the cl100k_base piece that starts at i < len(r).
+func nextCL100k(r []rune, i int) int {
+	if e := contraction(r, i); e > i {
+		return e
+	}
+	if prefixOK(class(r[i])) && i+1 < len(r) && class(r[i+1])&cL != 0 {
+		return run(r, i+1, cL)
+	}
+	if class(r[i])&cL != 0 {
+		return run(r, i, cL)
+	}
+	if e := numbers(r, i); e > i {
+		return e
+	}
+	if e := punct(r, i, false); e > i {
+		return e
+	}
+	return spaces(r, i)
 }
 
 // count is the token count of s (invalid UTF-8 read as U+FFFD per byte).
