@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -167,5 +168,47 @@ func TestResultDetailOnSample(t *testing.T) {
 	}
 	if !sawImage || !sawText {
 		t.Errorf("sample shows text %v images %v; want both", sawText, sawImage)
+	}
+}
+
+func TestSearchOnSample(t *testing.T) {
+	s, _, _, _, _ := newIndexedApp(t)
+	rows, err := s.Search("panic recovered")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) == 0 {
+		t.Fatal("no result found for words the sample's logs hold")
+	}
+	for _, r := range rows {
+		d, err := s.Result(r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text strings.Builder
+		for _, b := range d.Blocks {
+			text.WriteString(b.Text)
+		}
+		if !strings.Contains(strings.ToLower(text.String()), "panic") {
+			t.Errorf("result %d matched but holds no 'panic' in what is shown", r.ID)
+		}
+	}
+	// Credential values are redacted before the full-text index sees them.
+	for _, secret := range samplegen.Secrets {
+		got, err := s.Search(secret)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 0 {
+			t.Errorf("searching a credential value found %d results", len(got))
+		}
+	}
+	for _, q := range []string{`"unbalanced`, `AND OR NOT`, `col:thing*`, `a"b`} {
+		if _, err := s.Search(q); err != nil {
+			t.Errorf("query %q: %v (user text must never be read as FTS syntax)", q, err)
+		}
+	}
+	if _, err := s.Search("   "); err == nil {
+		t.Error("an empty search was accepted")
 	}
 }

@@ -2,7 +2,9 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -197,6 +199,42 @@ func (s *Sessions) Status() (IndexStatus, error) {
 		st.Files, st.Bytes = sum.Files, sum.Bytes
 	}
 	return st, nil
+}
+
+// maxSearchQuery bounds what the search box sends.
+const maxSearchQuery = 500
+
+// Search finds tool results whose text (with credential-bearing URLs already
+// redacted) holds every word of query, best match first. Words are matched
+// as FTS5 phrases, so punctuation in the query is never read as FTS syntax.
+func (s *Sessions) Search(query string) ([]ResultRow, error) {
+	words := strings.Fields(query)
+	if len(words) == 0 {
+		return nil, errors.New("app: type a word to search for")
+	}
+	if len(query) > maxSearchQuery {
+		return nil, fmt.Errorf("app: search is %d bytes, more than %d", len(query), maxSearchQuery)
+	}
+	for i, w := range words {
+		words[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
+	}
+	db, err := s.store.DB()
+	if err != nil {
+		return nil, err
+	}
+	ids, err := db.Search(s.ctx, strings.Join(words, " "), 200)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ResultRow, 0, len(ids))
+	for _, id := range ids {
+		r, err := db.ResultByID(s.ctx, id)
+		if err != nil {
+			continue // deleted since the search index was written
+		}
+		out = append(out, resultRow(r))
+	}
+	return out, nil
 }
 
 // maxFileSlice bounds one read of a spill file for the window.

@@ -100,6 +100,24 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
     await page.getByTestId('sessions-screen').waitFor();
   });
 
+  test('finds tool results by their words, never by a credential value', async () => {
+    await page.getByTestId('nav-sessions').click();
+    const box = page.getByTestId('result-search-input');
+    await box.fill('panic recovered');
+    await page.getByTestId('result-search-go').click();
+    await page.getByTestId('search-row').first().waitFor({ timeout: 20000 });
+    assert.ok((await page.getByTestId('search-row').count()) >= 1);
+    await box.fill('EXAMPLEAWSSIGNATURE000000000000000000000000000000000000000000000');
+    await page.getByTestId('result-search-go').click();
+    await page.getByTestId('result-search-none').waitFor({ timeout: 20000 });
+    await box.fill('panic recovered');
+    await page.getByTestId('result-search-go').click();
+    await page.getByTestId('search-open').first().click();
+    await page.getByTestId('result-view').waitFor({ timeout: 20000 });
+    assert.match(await page.getByTestId('result-view').textContent(), /panic recovered/);
+    await page.getByTestId('nav-sessions').click();
+  });
+
   test('opens a session and a result, and re-runs it at another budget', async () => {
     // The session whose tool results hold the most estimated tokens has the big text results.
     const ids = await page.getByTestId('session-row').evaluateAll((trs) =>

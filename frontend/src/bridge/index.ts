@@ -38,6 +38,7 @@ export interface Bridge {
   startIndex(): Promise<IndexStatus>;
   indexStatus(): Promise<IndexStatus>;
   readFile(path: string, offset: number, limit: number): Promise<FileSlice>;
+  searchResults(query: string): Promise<ResultRow[]>;
   routes(): Promise<RouteInfo[]>;
   retain(req: Partial<RetainRequest>): Promise<Projection>;
   sweep(req: Partial<SweepRequest>): Promise<SweepRow[]>;
@@ -56,6 +57,7 @@ export const bridge: Bridge = {
   startIndex: () => SessionsSvc.Index(),
   indexStatus: () => SessionsSvc.Status(),
   readFile: (path, offset, limit) => SessionsSvc.ReadFile(path, offset, limit),
+  searchResults: (query) => SessionsSvc.Search(query),
   routes: () => RetentionSvc.Routes(),
   retain: (req) =>
     RetentionSvc.Retain(

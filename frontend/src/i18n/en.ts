@@ -110,6 +110,17 @@ export const en = {
     subagent: 'subagent',
     keyboardHint: '↑/↓ move · Enter opens · Esc goes back',
   },
+  search: {
+    title: 'Search inside tool results',
+    placeholder: 'Words from a tool result (credential-bearing URLs are redacted before indexing)',
+    go: 'Search',
+    none: 'No tool result holds all of these words.',
+    count: '{n} matching tool results, best first',
+    tool: 'Tool',
+    time: 'Time',
+    size: 'Text',
+    where: 'Source',
+  },
   session: {
     title: 'Session',
     results: 'Tool results',

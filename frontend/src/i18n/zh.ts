@@ -110,6 +110,17 @@ export const zh: Messages = {
     subagent: '子代理',
     keyboardHint: '↑/↓ 移动 · Enter 打开 · Esc 返回',
   },
+  search: {
+    title: '在工具结果中搜索',
+    placeholder: '工具结果中的词语（携带凭据的 URL 在建立索引前已被隐藏）',
+    go: '搜索',
+    none: '没有工具结果同时包含这些词语。',
+    count: '{n} 个匹配的工具结果，最相关的在前',
+    tool: '工具',
+    time: '时间',
+    size: '文字',
+    where: '来源',
+  },
   session: {
     title: '会话',
     results: '工具结果',

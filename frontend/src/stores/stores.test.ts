@@ -17,6 +17,7 @@ function bridgeWith(over: Partial<Bridge>): Bridge {
     startIndex: unset,
     indexStatus: unset,
     readFile: unset,
+    searchResults: unset,
     routes: unset,
     retain: unset,
     sweep: unset,

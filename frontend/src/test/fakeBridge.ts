@@ -15,6 +15,7 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     startIndex: unset('startIndex'),
     indexStatus: unset('indexStatus'),
     readFile: unset('readFile'),
+    searchResults: unset('searchResults'),
     routes: unset('routes'),
     retain: unset('retain'),
     sweep: unset('sweep'),

@@ -15,6 +15,8 @@ export function Result(arg1:number):Promise<app.ResultDetail>;
 
 export function Results(arg1:number):Promise<Array<app.ResultRow>>;
 
+export function Search(arg1:string):Promise<Array<app.ResultRow>>;
+
 export function Startup(arg1:context.Context):Promise<void>;
 
 export function Status():Promise<app.IndexStatus>;

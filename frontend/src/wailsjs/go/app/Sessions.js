@@ -26,6 +26,10 @@ export function Results(arg1) {
   return window['go']['app']['Sessions']['Results'](arg1);
 }
 
+export function Search(arg1) {
+  return window['go']['app']['Sessions']['Search'](arg1);
+}
+
 export function Startup(arg1) {
   return window['go']['app']['Sessions']['Startup'](arg1);
 }

@@ -1,0 +1,42 @@
+import { describe, expect, it, vi } from 'vitest';
+import { get } from 'svelte/store';
+import { createSearchStore } from './search';
+import { fakeBridge, resultRow } from '../test/fakeBridge';
+
+describe('search store', () => {
+  it('sends the trimmed query and keeps the rows', async () => {
+    const searchResults = vi.fn(() => Promise.resolve([resultRow()]));
+    const s = createSearchStore(fakeBridge({ searchResults }));
+    await s.search('  panic recovered ');
+    expect(searchResults).toHaveBeenCalledWith('panic recovered');
+    expect(get(s)).toEqual({ query: 'panic recovered', rows: { state: 'ready', value: [resultRow()] } });
+  });
+
+  it('clears on an empty query without asking Go', async () => {
+    const searchResults = vi.fn(() => Promise.resolve([]));
+    const s = createSearchStore(fakeBridge({ searchResults }));
+    await s.search('   ');
+    expect(searchResults).not.toHaveBeenCalled();
+    expect(get(s).rows.state).toBe('idle');
+  });
+
+  it('never lets an older answer replace a newer one', async () => {
+    let releaseOld: (r: never[]) => void = () => {};
+    const old = new Promise<never[]>((r) => (releaseOld = r));
+    const searchResults = vi.fn((q: string) => (q === 'old' ? old : Promise.resolve([resultRow({ id: 9 })])));
+    const s = createSearchStore(fakeBridge({ searchResults: searchResults as never }));
+    const first = s.search('old');
+    await s.search('new');
+    releaseOld([]);
+    await first;
+    expect(get(s)).toEqual({ query: 'new', rows: { state: 'ready', value: [resultRow({ id: 9 })] } });
+  });
+
+  it('keeps the error for the screen', async () => {
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const s = createSearchStore(fakeBridge({ searchResults: () => Promise.reject(new Error('bad')) }));
+    await s.search('x');
+    expect(get(s).rows).toEqual({ state: 'error', error: { message: 'bad', notWired: false } });
+    spy.mockRestore();
+  });
+});
