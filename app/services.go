@@ -64,16 +64,21 @@ func sessionRow(r sessions.SessionSummary) SessionRow {
 	}
 }
 
-func resultRow(r sessions.ResultSummary) ResultRow {
-	path := r.SpillResolved
-	if path == "" {
-		path = r.SpillPath
+func resultRow(r sessions.ResultRow) ResultRow {
+	row := ResultRow{
+		ID: r.ID, SessionID: r.SessionRowID, CallID: r.CallID, Tool: r.ToolName, Time: r.Time, IsError: r.IsError,
+		TextBytes: r.TextBytes, Images: r.Images, EstimatedTokens: -1, File: r.Path, Line: r.Line,
 	}
-	return ResultRow{
-		ID: r.ID, SessionID: r.SessionID, CallID: r.CallID, Tool: r.Tool, Time: r.At, IsError: r.IsError,
-		TextBytes: r.TextBytes, Images: r.Images, EstimatedTokens: r.EstTokens, NoticeKind: r.SpillKind,
-		NoticePath: path, NoticeFileExists: r.SpillExists, File: r.File, Line: r.Line,
+	if r.EstTokens != nil {
+		row.EstimatedTokens = *r.EstTokens
 	}
+	if r.Spill != nil {
+		row.NoticeKind, row.NoticePath, row.NoticeFileExists = r.Spill.Kind, r.SpillResolved, r.SpillExists
+		if row.NoticePath == "" {
+			row.NoticePath = r.Spill.Path
+		}
+	}
+	return row
 }
 
 // Results lists one session's tool results in file order.
@@ -85,7 +90,7 @@ func (s *Sessions) Results(sessionID int64) ([]ResultRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.BrowseResults(s.ctx, sessionID)
+	rows, err := db.Results(s.ctx, sessions.ResultFilter{SessionRowID: sessionID})
 	if err != nil {
 		return nil, err
 	}
@@ -103,15 +108,11 @@ func (s *Sessions) Result(id int64) (ResultDetail, error) {
 	if err != nil {
 		return ResultDetail{}, err
 	}
-	row, err := db.ResultByID(s.ctx, id)
+	row, res, err := db.LoadResult(s.ctx, id)
 	if err != nil {
 		return ResultDetail{}, err
 	}
-	sess, err := db.SessionByID(s.ctx, row.SessionID)
-	if err != nil {
-		return ResultDetail{}, err
-	}
-	_, res, err := db.LoadResult(s.ctx, id)
+	sess, err := db.SessionByID(s.ctx, row.SessionRowID)
 	if err != nil {
 		return ResultDetail{}, err
 	}
@@ -228,7 +229,7 @@ func (s *Sessions) Search(query string) ([]ResultRow, error) {
 	}
 	out := make([]ResultRow, 0, len(ids))
 	for _, id := range ids {
-		r, err := db.ResultByID(s.ctx, id)
+		r, err := db.Result(s.ctx, id)
 		if err != nil {
 			continue // deleted since the search index was written
 		}
