@@ -175,7 +175,7 @@ func TestResultDetailOnSample(t *testing.T) {
 
 func TestSearchOnSample(t *testing.T) {
 	s, _, _, _, _ := newIndexedApp(t)
-	rows, err := s.Search("panic recovered")
+	rows, err := s.Search("panic recovered", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestSearchOnSample(t *testing.T) {
 	}
 	// Credential values are redacted before the full-text index sees them.
 	for _, secret := range samplegen.Secrets {
-		got, err := s.Search(secret)
+		got, err := s.Search(secret, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,11 +206,11 @@ func TestSearchOnSample(t *testing.T) {
 		}
 	}
 	for _, q := range []string{`"unbalanced`, `AND OR NOT`, `col:thing*`, `a"b`} {
-		if _, err := s.Search(q); err != nil {
+		if _, err := s.Search(q, ""); err != nil {
 			t.Errorf("query %q: %v (user text must never be read as FTS syntax)", q, err)
 		}
 	}
-	if _, err := s.Search("   "); err == nil {
+	if _, err := s.Search("   ", ""); err == nil {
 		t.Error("an empty search was accepted")
 	}
 }

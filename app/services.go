@@ -39,7 +39,11 @@ func (s *Sessions) List(q SessionQuery) ([]SessionRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.BrowseSessions(s.ctx, sessions.SessionFilter{Harness: q.Harness, Search: q.Search, Limit: q.Limit, Offset: q.Offset})
+	order, err := sessions.ParseOrder(q.Order)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.BrowseSessions(s.ctx, sessions.SessionFilter{Harness: q.Harness, Search: q.Search, Order: order, Limit: q.Limit, Offset: q.Offset})
 	if err != nil {
 		return nil, err
 	}
@@ -60,14 +64,15 @@ func sessionRow(r sessions.SessionSummary) SessionRow {
 		Model: r.Model, Route: route, Started: r.Started, Ended: r.Ended, File: r.File,
 		ToolResults: r.ToolResults, Images: r.Images, SpillNotices: r.SpillNotices, TextBytes: r.TextBytes,
 		InputTokens: r.Input, OutputTokens: r.Output, CacheReadTokens: r.CacheRead, CacheWriteTokens: r.CacheWrite,
-		EstimatedTokens: r.EstTokens,
+		EstimatedTokens: r.EstTokens, Tokens: r.Tokens, TokensExact: r.TokensPending == 0,
 	}
 }
 
 func resultRow(r sessions.ResultRow) ResultRow {
 	row := ResultRow{
 		ID: r.ID, SessionID: r.SessionRowID, CallID: r.CallID, Tool: r.ToolName, Time: r.Time, IsError: r.IsError,
-		TextBytes: r.TextBytes, Images: r.Images, EstimatedTokens: -1, File: r.Path, Line: r.Line,
+		TextBytes: r.TextBytes, Images: r.Images, EstimatedTokens: -1, Tokens: r.Tokens, TokensExact: r.TokensExact,
+		File: r.Path, Line: r.Line,
 	}
 	if r.EstTokens != nil {
 		row.EstimatedTokens = *r.EstTokens
@@ -94,11 +99,36 @@ func (s *Sessions) Results(sessionID int64) ([]ResultRow, error) {
 	if err != nil {
 		return nil, err
 	}
+	return resultRows(rows), nil
+}
+
+func resultRows(rows []sessions.ResultRow) []ResultRow {
 	out := make([]ResultRow, 0, len(rows))
 	for _, r := range rows {
 		out = append(out, resultRow(r))
 	}
-	return out, nil
+	return out
+}
+
+// maxLargest bounds the largest-results list.
+const maxLargest = 500
+
+// Largest lists the tool results that cost the most tokens across every
+// indexed session: exact counts where the token phase has run, size-based
+// approximations (marked as such) where it has not yet.
+func (s *Sessions) Largest(limit int) ([]ResultRow, error) {
+	if limit <= 0 || limit > maxLargest {
+		return nil, fmt.Errorf("app: Largest limit %d is not in 1..%d", limit, maxLargest)
+	}
+	db, err := s.store.DB()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.Results(s.ctx, sessions.ResultFilter{Order: sessions.OrderTokens, Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	return resultRows(rows), nil
 }
 
 // Result reads one tool result back from its source file, with its images
@@ -206,15 +236,21 @@ func (s *Sessions) Status() (IndexStatus, error) {
 const maxSearchQuery = 500
 
 // Search finds tool results whose text (with credential-bearing URLs already
-// redacted) holds every word of query, best match first. Words are matched
-// as FTS5 phrases, so punctuation in the query is never read as FTS syntax.
-func (s *Sessions) Search(query string) ([]ResultRow, error) {
+// redacted) holds every word of query. order is "" or "relevance" (best
+// match first, ties by tokens), "tokens" (most tokens first, exact once
+// counted) or "source" (session and file order). Words are matched as FTS5
+// phrases, so punctuation in the query is never read as FTS syntax.
+func (s *Sessions) Search(query, order string) ([]ResultRow, error) {
 	words := strings.Fields(query)
 	if len(words) == 0 {
 		return nil, errors.New("app: type a word to search for")
 	}
 	if len(query) > maxSearchQuery {
 		return nil, fmt.Errorf("app: search is %d bytes, more than %d", len(query), maxSearchQuery)
+	}
+	o, err := sessions.ParseOrder(order)
+	if err != nil {
+		return nil, err
 	}
 	for i, w := range words {
 		words[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
@@ -223,19 +259,11 @@ func (s *Sessions) Search(query string) ([]ResultRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	ids, err := db.Search(s.ctx, strings.Join(words, " "), 200)
+	rows, err := db.Search(s.ctx, strings.Join(words, " "), o, 200)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ResultRow, 0, len(ids))
-	for _, id := range ids {
-		r, err := db.Result(s.ctx, id)
-		if err != nil {
-			continue // deleted since the search index was written
-		}
-		out = append(out, resultRow(r))
-	}
-	return out, nil
+	return resultRows(rows), nil
 }
 
 // maxFileSlice bounds one read of a spill file for the window.

@@ -28,12 +28,19 @@ type SessionRow struct {
 	CacheWriteTokens int64 `json:"cacheWriteTokens"`
 	// EstimatedTokens sums the tool results' text estimates known so far.
 	EstimatedTokens int64 `json:"estimatedTokens"`
+	// Tokens sums the results' ranking figures: exact counts where the token
+	// phase has run, size-based approximations elsewhere. TokensExact is
+	// true once every result is counted.
+	Tokens      int64 `json:"tokens"`
+	TokensExact bool  `json:"tokensExact"`
 }
 
 // SessionQuery filters the sessions list.
 type SessionQuery struct {
 	Harness string `json:"harness"`
 	Search  string `json:"search"`
+	// Order is "tokens" (most tokens first) or "" (newest first).
+	Order string `json:"order"`
 	Limit   int    `json:"limit"`
 	Offset  int    `json:"offset"`
 }
@@ -50,6 +57,11 @@ type ResultRow struct {
 	Images    int    `json:"images"`
 	// EstimatedTokens is -1 until the token phase has priced this result.
 	EstimatedTokens int64 `json:"estimatedTokens"`
+	// Tokens is what rankings sort by: EstimatedTokens once known
+	// (TokensExact), until then an approximation from the text's size and
+	// the images' dimensions.
+	Tokens      int64 `json:"tokens"`
+	TokensExact bool  `json:"tokensExact"`
 	// NoticeKind names the spill notice convention found in the text
 	// ("claude-persisted-output", "spillscope", "opencode", ...), empty if none.
 	NoticeKind       string `json:"noticeKind"`

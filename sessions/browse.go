@@ -35,6 +35,10 @@ type SessionSummary struct {
 	Reasoning    int64
 	// EstTokens sums the results' estimates priced so far.
 	EstTokens int64
+	// Tokens sums every result's ranking figure (ResultRow.Tokens): exact
+	// when TokensPending is 0, partly approximate until then.
+	Tokens        int64
+	TokensPending int
 }
 
 // SessionFilter narrows BrowseSessions. Search matches project, model,
@@ -42,36 +46,52 @@ type SessionSummary struct {
 type SessionFilter struct {
 	Harness string
 	Search  string
-	Limit   int
-	Offset  int
+	// Order is OrderTokens (most tokens first) or newest first (anything
+	// else).
+	Order  Order
+	Limit  int
+	Offset int
 }
+
+// The two session lists differ only in their order (constants: no SQL is
+// assembled at run time).
+const (
+	sessionWhere = `
+WHERE (? = '' OR s.harness = ?)
+  AND (? = '%%' OR lower(s.project) LIKE ? OR lower(s.model) LIKE ? OR lower(s.session_id) LIKE ? OR lower(f.path) LIKE ?)`
+	sessionsByTime   = sessionSelect + sessionWhere + ` ORDER BY s.started_at DESC, s.id DESC LIMIT ? OFFSET ?`
+	sessionsByTokens = sessionSelect + sessionWhere + ` ORDER BY tokens DESC, s.id DESC LIMIT ? OFFSET ?`
+)
 
 const sessionSelect = `SELECT s.id, s.harness, s.session_id, s.agent_id, s.project, s.cwd, s.model, s.route,
 	s.started_at, s.ended_at, f.path, s.tool_results, s.tool_result_images, s.spill_notices,
 	COALESCE((SELECT SUM(r.text_bytes) FROM tool_results r WHERE r.session_id = s.id), 0),
 	s.input_tokens, s.cache_read_tokens, s.cache_write_tokens, s.output_tokens, s.reasoning_tokens,
-	COALESCE((SELECT SUM(r.est_tokens) FROM tool_results r WHERE r.session_id = s.id), 0)
+	COALESCE((SELECT SUM(r.est_tokens) FROM tool_results r WHERE r.session_id = s.id), 0),
+	COALESCE((SELECT SUM(r.rank_tokens) FROM tool_results r WHERE r.session_id = s.id), 0) AS tokens,
+	(SELECT COUNT(*) FROM tool_results r WHERE r.session_id = s.id AND r.est_tokens IS NULL)
 FROM sessions s JOIN files f ON f.id = s.file_id`
 
 func scanSession(sc interface{ Scan(...any) error }) (SessionSummary, error) {
 	var s SessionSummary
 	err := sc.Scan(&s.ID, &s.Harness, &s.SessionID, &s.AgentID, &s.Project, &s.Cwd, &s.Model, &s.Route,
 		&s.Started, &s.Ended, &s.File, &s.ToolResults, &s.Images, &s.SpillNotices, &s.TextBytes,
-		&s.Input, &s.CacheRead, &s.CacheWrite, &s.Output, &s.Reasoning, &s.EstTokens)
+		&s.Input, &s.CacheRead, &s.CacheWrite, &s.Output, &s.Reasoning, &s.EstTokens, &s.Tokens, &s.TokensPending)
 	return s, err
 }
 
-// BrowseSessions lists sessions, newest first.
+// BrowseSessions lists sessions, newest first or by tokens.
 func (d *DB) BrowseSessions(ctx context.Context, f SessionFilter) ([]SessionSummary, error) {
 	limit := f.Limit
 	if limit <= 0 || limit > 5000 {
 		limit = 500
 	}
 	like := "%" + strings.ToLower(f.Search) + "%"
-	rows, err := d.db.QueryContext(ctx, sessionSelect+`
-WHERE (? = '' OR s.harness = ?)
-  AND (? = '%%' OR lower(s.project) LIKE ? OR lower(s.model) LIKE ? OR lower(s.session_id) LIKE ? OR lower(f.path) LIKE ?)
-ORDER BY s.started_at DESC, s.id DESC LIMIT ? OFFSET ?`,
+	q := sessionsByTime
+	if f.Order == OrderTokens {
+		q = sessionsByTokens
+	}
+	rows, err := d.db.QueryContext(ctx, q,
 		f.Harness, f.Harness, like, like, like, like, like, limit, max(f.Offset, 0))
 	if err != nil {
 		return nil, fmt.Errorf("sessions: list sessions: %w", err)

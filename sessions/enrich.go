@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"spillscope/retention"
-	"spillscope/retention/imagecost"
 	"spillscope/retention/links"
 )
 
@@ -45,12 +44,14 @@ type todo struct {
 	callID, route      string
 }
 
-// The two pending-work queries differ only in their condition; both are
-// constants so no SQL is ever assembled at run time.
+// The two pending-work queries differ in their condition and order; both
+// are constants so no SQL is ever assembled at run time. Tokens go largest
+// first, so the top of every "most tokens" ranking turns exact earliest;
+// search goes in file order, for read locality.
 const (
 	todoTokens = `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.call_id, s.route
 FROM tool_results r JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id
-WHERE r.est_tokens IS NULL ORDER BY r.file_id, r.src_offset`
+WHERE r.est_tokens IS NULL ORDER BY r.approx_tokens DESC, r.id`
 	todoSearch = `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.call_id, s.route
 FROM tool_results r JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id
 WHERE r.fts_done = 0 ORDER BY r.file_id, r.src_offset`
@@ -112,15 +113,7 @@ JOIN attachments a ON a.sha256 = ra.sha256 JOIN tool_results r ON r.id = ra.resu
 	}
 	work := func(t todo) est {
 		e := est{id: t.id, offset: t.offset, callID: t.callID, route: t.route}
-		route := t.route
-		if route == "" {
-			route = imagecost.RouteAnthropic
-		}
-		rt, rerr := imagecost.Lookup(route)
-		enc := retention.DefaultEncoding
-		if rerr == nil && rt.Encoding != "" {
-			enc = rt.Encoding
-		}
+		calc, enc := routeFor(t.route)
 		res, err := ReadResultAt(t.harness, t.path, t.offset, t.length, t.index, t.callID)
 		if err != nil {
 			return e
@@ -134,8 +127,8 @@ JOIN attachments a ON a.sha256 = ra.sha256 JOIN tool_results r ON r.id = ra.resu
 				}
 				e.text += int64(n)
 			case retention.TypeImage:
-				if dm, ok := imgs[t.id][i]; ok && rerr == nil && rt.Calc != nil {
-					if n, err := rt.Calc(dm.w, dm.h); err == nil {
+				if dm, ok := imgs[t.id][i]; ok && calc != nil {
+					if n, err := calc(dm.w, dm.h); err == nil {
 						e.image += int64(n)
 					}
 				}
@@ -283,24 +276,34 @@ func runPhase[T any](ctx context.Context, d *DB, opts EnrichOptions, phase strin
 	return ctx.Err()
 }
 
-// Search returns ids of results whose redacted text matches an FTS5 query,
-// best first.
-func (d *DB) Search(ctx context.Context, query string, limit int) ([]int64, error) {
+// The search queries: every match's bm25 rank is computed (FTS5's rank
+// column), then the chosen order is applied over the joined rows. Results
+// deleted since their text was indexed drop out in the join.
+const (
+	searchByRelevance = `WITH m AS (SELECT rowid AS id, rank AS score FROM result_fts WHERE result_fts MATCH ?1)
+SELECT ` + resultFields + ` FROM m JOIN tool_results r ON r.id = m.id` + resultJoins + `
+ORDER BY m.score, r.rank_tokens DESC, r.id LIMIT ?2`
+	searchByTokens = `WITH m AS (SELECT rowid AS id FROM result_fts WHERE result_fts MATCH ?1)
+SELECT ` + resultFields + ` FROM m JOIN tool_results r ON r.id = m.id` + resultJoins + `
+ORDER BY r.rank_tokens DESC, r.id LIMIT ?2`
+	searchBySource = `WITH m AS (SELECT rowid AS id FROM result_fts WHERE result_fts MATCH ?1)
+SELECT ` + resultFields + ` FROM m JOIN tool_results r ON r.id = m.id` + resultJoins + `
+ORDER BY r.session_id, r.src_offset, r.src_index LIMIT ?2`
+)
+
+// Search returns the results whose redacted text matches an FTS5 query, in
+// the given order (relevance when empty), at most limit of them (100 when
+// limit <= 0). Only results the search phase has reached can match.
+func (d *DB) Search(ctx context.Context, query string, order Order, limit int) ([]ResultRow, error) {
 	if limit <= 0 {
 		limit = 100
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT rowid FROM result_fts WHERE result_fts MATCH ? ORDER BY rank LIMIT ?`, query, limit)
-	if err != nil {
-		return nil, fmt.Errorf("sessions: search %q: %w", query, err)
+	q := searchByRelevance
+	switch order {
+	case OrderTokens:
+		q = searchByTokens
+	case OrderSource:
+		q = searchBySource
 	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("sessions: search: %w", err)
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return d.queryResults(ctx, fmt.Sprintf("search %q", query), q, query, limit)
 }

@@ -33,10 +33,10 @@ func TestEnrichRedactsAndCaches(t *testing.T) {
 		t.Fatal("no progress reported")
 	}
 	t.Run("search finds words, not the credential", func(t *testing.T) {
-		if ids, err := d.Search(t.Context(), "zebrafish", 10); err != nil || len(ids) != 1 {
+		if ids, err := d.Search(t.Context(), "zebrafish", "", 10); err != nil || len(ids) != 1 {
 			t.Errorf("search zebrafish: %v %v", ids, err)
 		}
-		if ids, err := d.Search(t.Context(), secret, 10); err != nil || len(ids) != 0 {
+		if ids, err := d.Search(t.Context(), secret, "", 10); err != nil || len(ids) != 0 {
 			t.Errorf("search for the credential value found %v (%v)", ids, err)
 		}
 	})

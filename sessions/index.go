@@ -807,9 +807,17 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, fileID, c.harness, s.ID, s.
 			return fmt.Errorf("sessions: index %s: usage: %w", c.path, err)
 		}
 	}
+	if old.Route != "" && old.Route != route {
+		// The session's route changed (a model line came later): counts
+		// made on the old route are stale, so the token phase redoes them.
+		if _, err := tx.ExecContext(ctx, `UPDATE tool_results SET est_tokens = NULL, est_text_tokens = NULL, est_image_tokens = NULL, est_route = NULL
+WHERE session_id = ? AND est_tokens IS NOT NULL`, sessID); err != nil {
+			return fmt.Errorf("sessions: index %s: route change: %w", c.path, err)
+		}
+	}
 	insResult, err := tx.PrepareContext(ctx, `INSERT INTO tool_results (session_id, file_id, call_id, tool_name, at, is_error, text_bytes, image_count, block_count,
-  spill_kind, spill_path, spill_resolved, spill_exists, src_offset, src_length, src_line, src_index)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+  spill_kind, spill_path, spill_resolved, spill_exists, src_offset, src_length, src_line, src_index, approx_tokens)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("sessions: index %s: %w", c.path, err)
 	}
@@ -824,7 +832,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 			}
 		}
 		res, err := insResult.ExecContext(ctx, sessID, fileID, r.CallID, r.ToolName, r.Time, r.IsError, r.TextBytes, r.Images, x.blocks,
-			kind, path, resolved, exists, r.Offset, r.Length, r.Line, r.Index)
+			kind, path, resolved, exists, r.Offset, r.Length, r.Line, r.Index, approxTokens(r.TextBytes, x.attach, route))
 		if err != nil {
 			return fmt.Errorf("sessions: index %s line %d: %w", c.path, r.Line, err)
 		}

@@ -26,6 +26,11 @@ type ResultRow struct {
 	TextBytes     int64        `json:"textBytes"`
 	Images        int          `json:"images"`
 	EstTokens     *int64       `json:"estTokens"`
+	// Tokens is what rankings sort by: EstTokens once the token phase has
+	// counted the result (TokensExact), an approximation from the text's
+	// size and the images' dimensions until then.
+	Tokens      int64 `json:"tokens"`
+	TokensExact bool  `json:"tokensExact"`
 	Spill         *SpillNotice `json:"spill,omitempty"`
 	SpillResolved string       `json:"spillResolved,omitempty"`
 	SpillExists   bool         `json:"spillExists"`
@@ -36,9 +41,12 @@ type ResultRow struct {
 	Index         int          `json:"index"`
 }
 
-const resultCols = `r.id, r.session_id, s.session_id, s.harness, s.route, r.call_id, r.tool_name, r.at, r.is_error, r.text_bytes, r.image_count, r.est_tokens,
-  r.spill_kind, r.spill_path, r.spill_resolved, r.spill_exists, f.path, r.src_offset, r.src_length, r.src_line, r.src_index
-FROM tool_results r JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id`
+const resultFields = `r.id, r.session_id, s.session_id, s.harness, s.route, r.call_id, r.tool_name, r.at, r.is_error, r.text_bytes, r.image_count, r.est_tokens,
+  r.rank_tokens, r.spill_kind, r.spill_path, r.spill_resolved, r.spill_exists, f.path, r.src_offset, r.src_length, r.src_line, r.src_index`
+
+const resultJoins = ` JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id`
+
+const resultCols = resultFields + ` FROM tool_results r` + resultJoins
 
 func scanResultRow(sc interface{ Scan(...any) error }) (ResultRow, error) {
 	var r ResultRow
@@ -46,19 +54,44 @@ func scanResultRow(sc interface{ Scan(...any) error }) (ResultRow, error) {
 	var kind, path, resolved sql.NullString
 	var exists sql.NullBool
 	err := sc.Scan(&r.ID, &r.SessionRowID, &r.SessionID, &r.Harness, &r.Route, &r.CallID, &r.ToolName, &r.Time, &r.IsError, &r.TextBytes, &r.Images, &est,
-		&kind, &path, &resolved, &exists, &r.Path, &r.Offset, &r.Length, &r.Line, &r.Index)
+		&r.Tokens, &kind, &path, &resolved, &exists, &r.Path, &r.Offset, &r.Length, &r.Line, &r.Index)
 	if err != nil {
 		return r, err
 	}
 	if est.Valid {
 		v := est.Int64
 		r.EstTokens = &v
+		r.TokensExact = true
 	}
 	if kind.Valid {
 		r.Spill = &SpillNotice{Kind: kind.String, Path: path.String}
 		r.SpillResolved, r.SpillExists = resolved.String, exists.Bool
 	}
 	return r, nil
+}
+
+// Order is how a list of results is sorted. The empty Order is each list's
+// default: source order for Results, relevance for Search.
+type Order string
+
+const (
+	// OrderSource is session, then file order.
+	OrderSource Order = "source"
+	// OrderTokens is most tokens first: the exact count once the token
+	// phase has it, the approximation until then (ResultRow.Tokens).
+	OrderTokens Order = "tokens"
+	// OrderRelevance is the full-text index's bm25 rank, best first, ties
+	// broken by tokens (searches only).
+	OrderRelevance Order = "relevance"
+)
+
+// ParseOrder reads an order name from outside (a CLI flag, the window).
+func ParseOrder(s string) (Order, error) {
+	switch o := Order(s); o {
+	case "", OrderSource, OrderTokens, OrderRelevance:
+		return o, nil
+	}
+	return "", fmt.Errorf("sessions: unknown order %q (want source, tokens or relevance)", s)
 }
 
 // ResultFilter selects tool results; zero values select everything.
@@ -68,26 +101,55 @@ type ResultFilter struct {
 	// SessionID is the harness's session id (all transcripts sharing it,
 	// subagents included).
 	SessionID string
+	// Order sorts the list: OrderTokens, or source order for anything
+	// else (relevance needs a search).
+	Order Order
+	// Limit caps the list; 0 means no cap.
+	Limit int
 }
 
-// Results lists indexed tool results in session and file order.
-func (d *DB) Results(ctx context.Context, f ResultFilter) ([]ResultRow, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT `+resultCols+`
+// The list queries differ only in their order; each is a constant so no SQL
+// is assembled at run time. A negative LIMIT is no limit in SQLite.
+const (
+	resultsBySource = `SELECT ` + resultCols + `
 WHERE (?1 = 0 OR r.session_id = ?1) AND (?2 = '' OR s.session_id = ?2)
-ORDER BY r.session_id, r.src_offset, r.src_index`, f.SessionRowID, f.SessionID)
+ORDER BY r.session_id, r.src_offset, r.src_index LIMIT ?3`
+	resultsByTokens = `SELECT ` + resultCols + `
+WHERE (?1 = 0 OR r.session_id = ?1) AND (?2 = '' OR s.session_id = ?2)
+ORDER BY r.rank_tokens DESC, r.id LIMIT ?3`
+)
+
+// Results lists indexed tool results in the filter's order.
+func (d *DB) Results(ctx context.Context, f ResultFilter) ([]ResultRow, error) {
+	q := resultsBySource
+	if f.Order == OrderTokens {
+		q = resultsByTokens
+	}
+	limit := f.Limit
+	if limit <= 0 {
+		limit = -1
+	}
+	return d.queryResults(ctx, "list results", q, f.SessionRowID, f.SessionID, limit)
+}
+
+func (d *DB) queryResults(ctx context.Context, what, q string, args ...any) ([]ResultRow, error) {
+	rows, err := d.db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("sessions: list results: %w", err)
+		return nil, fmt.Errorf("sessions: %s: %w", what, err)
 	}
 	defer rows.Close()
 	var out []ResultRow
 	for rows.Next() {
 		r, err := scanResultRow(rows)
 		if err != nil {
-			return nil, fmt.Errorf("sessions: list results: %w", err)
+			return nil, fmt.Errorf("sessions: %s: %w", what, err)
 		}
 		out = append(out, r)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sessions: %s: %w", what, err)
+	}
+	return out, nil
 }
 
 // Result returns one tool result's row.

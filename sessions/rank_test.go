@@ -1,0 +1,329 @@
+package sessions
+
+import (
+	"bytes"
+	"database/sql"
+	"encoding/base64"
+	"image"
+	"image/png"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"spillscope/retention"
+	"spillscope/retention/imagecost"
+)
+
+func TestApproxTextTokens(t *testing.T) {
+	for _, tc := range []struct {
+		bytes, want int64
+	}{
+		{-1, 0}, {0, 0}, {1, 1}, {3, 1}, {4, 2}, {7, 2}, {8, 3}, {35, 10}, {36, 11}, {3500, 1000},
+	} {
+		if got := approxTextTokens(tc.bytes); got != tc.want {
+			t.Errorf("approxTextTokens(%d) = %d, want %d", tc.bytes, got, tc.want)
+		}
+	}
+}
+
+func TestApproxTokensPricesImagesOnTheRoute(t *testing.T) {
+	imgs := []attachRef{{att: Attachment{Width: 1000, Height: 800}}, {att: Attachment{Width: 0, Height: 0}}}
+	for _, route := range []string{"", imagecost.RouteAnthropic, imagecost.RouteOpenAITile, imagecost.RouteGemini, imagecost.RouteDeepSeek, "no-such-route"} {
+		calc, _ := routeFor(route)
+		want := approxTextTokens(700)
+		if calc != nil {
+			for _, a := range imgs {
+				if n, err := calc(a.att.Width, a.att.Height); err == nil {
+					want += int64(n)
+				}
+			}
+		}
+		if got := approxTokens(700, imgs, route); got != want {
+			t.Errorf("route %q: approxTokens = %d, want %d", route, got, want)
+		}
+	}
+	if approxTokens(0, imgs, imagecost.RouteAnthropic) <= approxTokens(0, nil, imagecost.RouteAnthropic) {
+		t.Error("an image added nothing to the approximation")
+	}
+}
+
+// pngOf returns a base64 PNG of the given size.
+func pngOf(t testing.TB, w, h int) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(buf.Bytes())
+}
+
+func resultByCall(t testing.TB, rows []ResultRow, call string) ResultRow {
+	t.Helper()
+	for _, r := range rows {
+		if r.CallID == call {
+			return r
+		}
+	}
+	t.Fatalf("no result %s in %d rows", call, len(rows))
+	return ResultRow{}
+}
+
+// The ranking uses the size-based approximation until the token phase has
+// counted a result, and the exact count from then on. The two texts are
+// chosen so the orders disagree: a long run of one letter tokenizes far
+// below its size, a run of CJK ideographs far above.
+func TestRankingSwitchesToExactCounts(t *testing.T) {
+	dense := strings.Repeat("a", 6000)   // few tokens for many bytes
+	sparse := strings.Repeat("龘鬱齉", 600) // 5,400 bytes, about a token per byte pair or more
+	enc := retention.DefaultEncoding
+	nd, err := retention.CountTokens(enc, dense)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns, err := retention.CountTokens(enc, sparse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(approxTextTokens(int64(len(dense))) > approxTextTokens(int64(len(sparse))) && ns > nd) {
+		t.Fatalf("premise broken: approx %d vs %d, exact %d vs %d", approxTextTokens(int64(len(dense))), approxTextTokens(int64(len(sparse))), nd, ns)
+	}
+	root := t.TempDir()
+	img := []any{map[string]any{"type": "text", "text": "screenshot"},
+		map[string]any{"type": "image", "source": map[string]any{"type": "base64", "media_type": "image/png", "data": pngOf(t, 1000, 800)}}}
+	writeFile(t, filepath.Join(root, "p", "r1.jsonl"),
+		cAssistant("r1", "m1", "q1", "toolu_dense", "Bash", 1)+cResult("r1", "toolu_dense", dense)+
+			cAssistant("r1", "m2", "q2", "toolu_sparse", "Read", 1)+cResult("r1", "toolu_sparse", sparse)+
+			cAssistant("r1", "m3", "q3", "toolu_img", "Screenshot", 1)+cResult("r1", "toolu_img", img)+
+			cAssistant("r1", "m4", "q4", "toolu_small", "Bash", 1)+cResult("r1", "toolu_small", "ok"))
+	d := openTemp(t)
+	index(t, d, root)
+
+	before, err := d.Results(t.Context(), ResultFilter{Order: OrderTokens})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range before {
+		if r.TokensExact || r.EstTokens != nil {
+			t.Fatalf("%s is exact before the token phase: %+v", r.CallID, r)
+		}
+	}
+	imgRow := resultByCall(t, before, "toolu_img")
+	calc, _ := routeFor(imgRow.Route)
+	imgTokens, err := calc(1000, 800)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := approxTextTokens(int64(len("screenshot"))) + int64(imgTokens); imgRow.Tokens != want {
+		t.Errorf("image result ranks at %d before counting, want %d (text approximation + image priced on %s)", imgRow.Tokens, want, imgRow.Route)
+	}
+	if i, j := indexOfCall(before, "toolu_dense"), indexOfCall(before, "toolu_sparse"); i > j {
+		t.Errorf("before counting, dense (%d bytes) ranks below sparse (%d bytes)", len(dense), len(sparse))
+	}
+	if last := before[len(before)-1]; last.CallID != "toolu_small" {
+		t.Errorf("smallest result is %s", last.CallID)
+	}
+	for i := 1; i < len(before); i++ {
+		if before[i-1].Tokens < before[i].Tokens {
+			t.Errorf("not sorted by tokens: %d before %d", before[i-1].Tokens, before[i].Tokens)
+		}
+	}
+
+	if err := d.EstimateTokens(t.Context(), EnrichOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := d.Results(t.Context(), ResultFilter{Order: OrderTokens})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range after {
+		if !r.TokensExact || r.EstTokens == nil || *r.EstTokens != r.Tokens {
+			t.Errorf("%s after the token phase: exact %v est %v tokens %d", r.CallID, r.TokensExact, r.EstTokens, r.Tokens)
+		}
+	}
+	if got := resultByCall(t, after, "toolu_dense").Tokens; got != int64(nd) {
+		t.Errorf("dense ranks at %d, its exact count is %d", got, nd)
+	}
+	if got := resultByCall(t, after, "toolu_sparse").Tokens; got != int64(ns) {
+		t.Errorf("sparse ranks at %d, its exact count is %d", got, ns)
+	}
+	if i, j := indexOfCall(after, "toolu_dense"), indexOfCall(after, "toolu_sparse"); i < j {
+		t.Errorf("after counting, dense (%d tokens) still ranks above sparse (%d tokens)", nd, ns)
+	}
+	limited, err := d.Results(t.Context(), ResultFilter{Order: OrderTokens, Limit: 2})
+	if err != nil || len(limited) != 2 || limited[0].ID != after[0].ID || limited[1].ID != after[1].ID {
+		t.Errorf("limit 2 gave %d rows (%v), want the first two of the full ranking", len(limited), err)
+	}
+	source, err := d.Results(t.Context(), ResultFilter{})
+	if err != nil || len(source) != 4 || source[0].CallID != "toolu_dense" || source[3].CallID != "toolu_small" {
+		t.Errorf("default order is not file order: %v", err)
+	}
+
+	sess, err := d.BrowseSessions(t.Context(), SessionFilter{Order: OrderTokens})
+	if err != nil || len(sess) != 1 {
+		t.Fatalf("sessions %v %v", sess, err)
+	}
+	var sum int64
+	for _, r := range after {
+		sum += r.Tokens
+	}
+	if sess[0].Tokens != sum || sess[0].TokensPending != 0 || sess[0].EstTokens != sum {
+		t.Errorf("session sums tokens %d (pending %d, est %d), want %d", sess[0].Tokens, sess[0].TokensPending, sess[0].EstTokens, sum)
+	}
+}
+
+func indexOfCall(rows []ResultRow, call string) int {
+	for i, r := range rows {
+		if r.CallID == call {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestSessionsByTokensAndPending(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "p", "small.jsonl"), cAssistant("small", "m1", "q1", "toolu_1", "Bash", 1)+cResult("small", "toolu_1", "tiny"))
+	writeFile(t, filepath.Join(root, "p", "big.jsonl"), cAssistant("big", "m1", "q1", "toolu_2", "Bash", 1)+cResult("big", "toolu_2", strings.Repeat("word ", 4000)))
+	d := openTemp(t)
+	index(t, d, root)
+	list, err := d.BrowseSessions(t.Context(), SessionFilter{Order: OrderTokens})
+	if err != nil || len(list) != 2 {
+		t.Fatalf("%v %v", list, err)
+	}
+	if list[0].SessionID != "big" || list[0].TokensPending != 1 || list[0].Tokens != approxTextTokens(20000) {
+		t.Errorf("first by tokens: %+v", list[0])
+	}
+}
+
+// A session whose model (so its route) changes in a later pass is counted
+// again on the new route: counts on the old route would rank it wrongly.
+func TestRouteChangeRecounts(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, "p", "rc.jsonl")
+	writeFile(t, path, cAssistant("rc", "m1", "q1", "toolu_1", "Bash", 1)+cResult("rc", "toolu_1", strings.Repeat("héllo wörld ", 300)))
+	d := openTemp(t)
+	index(t, d, root)
+	if err := d.EstimateTokens(t.Context(), EnrichOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := d.Results(t.Context(), ResultFilter{})
+	if err != nil || len(first) != 1 || !first[0].TokensExact {
+		t.Fatalf("%v %v", first, err)
+	}
+	appendFile(t, path, mustJSON(map[string]any{
+		"type": "assistant", "sessionId": "rc", "timestamp": "2026-01-01T00:00:09.000Z", "requestId": "q9",
+		"message": map[string]any{"id": "m9", "model": "gpt-4-turbo", "role": "assistant", "content": []any{map[string]any{"type": "text", "text": "done"}}},
+	}))
+	index(t, d, root)
+	mid, err := d.Results(t.Context(), ResultFilter{})
+	if err != nil || len(mid) != 1 {
+		t.Fatalf("%v %v", mid, err)
+	}
+	if mid[0].Route == first[0].Route {
+		t.Fatalf("route stayed %q: the test's model line did not change it", mid[0].Route)
+	}
+	if mid[0].TokensExact {
+		t.Errorf("count on route %s kept after the session moved to %s", first[0].Route, mid[0].Route)
+	}
+	if err := d.EstimateTokens(t.Context(), EnrichOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var estRoute string
+	if err := d.db.QueryRow(`SELECT est_route FROM tool_results`).Scan(&estRoute); err != nil || estRoute != mid[0].Route {
+		t.Errorf("recounted on %q (%v), want %q", estRoute, err, mid[0].Route)
+	}
+}
+
+func TestSearchOrders(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "p", "so.jsonl"),
+		cAssistant("so", "m1", "q1", "toolu_a", "Bash", 1)+cResult("so", "toolu_a", "kestrel "+strings.Repeat("filler text ", 2000))+
+			cAssistant("so", "m2", "q2", "toolu_b", "Bash", 1)+cResult("so", "toolu_b", "kestrel kestrel kestrel")+
+			cAssistant("so", "m3", "q3", "toolu_c", "Bash", 1)+cResult("so", "toolu_c", "no bird here"))
+	d := openTemp(t)
+	index(t, d, root)
+	if err := d.Enrich(t.Context(), EnrichOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		order Order
+		want  []string
+	}{
+		{"", []string{"toolu_b", "toolu_a"}}, // bm25: the short, dense match first
+		{OrderRelevance, []string{"toolu_b", "toolu_a"}},
+		{OrderTokens, []string{"toolu_a", "toolu_b"}}, // the big one first
+		{OrderSource, []string{"toolu_a", "toolu_b"}},
+	} {
+		rows, err := d.Search(t.Context(), `"kestrel"`, tc.order, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range rows {
+			got = append(got, r.CallID)
+		}
+		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("order %q: %v, want %v", tc.order, got, tc.want)
+		}
+	}
+	if rows, err := d.Search(t.Context(), `"kestrel"`, "", 1); err != nil || len(rows) != 1 {
+		t.Errorf("limit 1: %d rows, %v", len(rows), err)
+	}
+}
+
+func TestParseOrder(t *testing.T) {
+	for _, ok := range []string{"", "source", "tokens", "relevance"} {
+		if _, err := ParseOrder(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"Tokens", "rank; DROP TABLE files", "size"} {
+		if _, err := ParseOrder(bad); err == nil || !strings.Contains(err.Error(), "unknown order") {
+			t.Errorf("%q accepted (%v)", bad, err)
+		}
+	}
+}
+
+// An index written before the ranking migration opens with every row
+// ranked: approximations backfilled from text sizes, exact counts kept.
+func TestRankMigrationOnAnOlderIndex(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	raw, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := migrations.ReadFile("migrations/0001_init.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		string(first),
+		`CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`,
+		`INSERT INTO migrations VALUES ('0001_init.sql', '2026-11-01T00:00:00Z')`,
+		`INSERT INTO files (id, path, root, harness, size, mtime_ns, fingerprint, parsed_offset, parsed_line, indexed_at) VALUES (1, '/x/a.jsonl', '/x', 'claude-code', 10, 1, 'f', 10, 1, 'now')`,
+		`INSERT INTO sessions (id, file_id, harness, session_id) VALUES (1, 1, 'claude-code', 'old')`,
+		`INSERT INTO tool_results (id, session_id, file_id, call_id, tool_name, at, is_error, text_bytes, image_count, block_count, src_offset, src_length, src_line, src_index)
+		 VALUES (1, 1, 1, 'a', 'Bash', '', 0, 7000, 0, 1, 0, 1, 1, 0), (2, 1, 1, 'b', 'Bash', '', 0, 70, 0, 1, 0, 1, 2, 0)`,
+		`UPDATE tool_results SET est_tokens = 5000 WHERE id = 2`,
+	} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%.60s: %v", q, err)
+		}
+	}
+	raw.Close()
+	d, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	rows, err := d.Results(t.Context(), ResultFilter{Order: OrderTokens})
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("%v %v", rows, err)
+	}
+	if rows[0].CallID != "b" || rows[0].Tokens != 5000 || !rows[0].TokensExact {
+		t.Errorf("exact count not kept first: %+v", rows[0])
+	}
+	if rows[1].CallID != "a" || rows[1].Tokens != approxTextTokens(7000) || rows[1].TokensExact {
+		t.Errorf("approximation not backfilled: %+v", rows[1])
+	}
+}
