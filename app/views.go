@@ -40,9 +40,9 @@ type SessionQuery struct {
 	Harness string `json:"harness"`
 	Search  string `json:"search"`
 	// Order is "tokens" (most tokens first) or "" (newest first).
-	Order string `json:"order"`
-	Limit   int    `json:"limit"`
-	Offset  int    `json:"offset"`
+	Order  string `json:"order"`
+	Limit  int    `json:"limit"`
+	Offset int    `json:"offset"`
 }
 
 // ResultRow is one tool result in a session's list.

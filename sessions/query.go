@@ -14,23 +14,23 @@ import (
 
 // ResultRow is one indexed tool result's metadata and source location.
 type ResultRow struct {
-	ID            int64        `json:"id"`
-	SessionRowID  int64        `json:"sessionRowId"`
-	SessionID     string       `json:"sessionId"`
-	Harness       string       `json:"harness"`
-	Route         string       `json:"route"`
-	CallID        string       `json:"callId"`
-	ToolName      string       `json:"toolName"`
-	Time          string       `json:"time"`
-	IsError       bool         `json:"isError"`
-	TextBytes     int64        `json:"textBytes"`
-	Images        int          `json:"images"`
-	EstTokens     *int64       `json:"estTokens"`
+	ID           int64  `json:"id"`
+	SessionRowID int64  `json:"sessionRowId"`
+	SessionID    string `json:"sessionId"`
+	Harness      string `json:"harness"`
+	Route        string `json:"route"`
+	CallID       string `json:"callId"`
+	ToolName     string `json:"toolName"`
+	Time         string `json:"time"`
+	IsError      bool   `json:"isError"`
+	TextBytes    int64  `json:"textBytes"`
+	Images       int    `json:"images"`
+	EstTokens    *int64 `json:"estTokens"`
 	// Tokens is what rankings sort by: EstTokens once the token phase has
 	// counted the result (TokensExact), an approximation from the text's
 	// size and the images' dimensions until then.
-	Tokens      int64 `json:"tokens"`
-	TokensExact bool  `json:"tokensExact"`
+	Tokens        int64        `json:"tokens"`
+	TokensExact   bool         `json:"tokensExact"`
 	Spill         *SpillNotice `json:"spill,omitempty"`
 	SpillResolved string       `json:"spillResolved,omitempty"`
 	SpillExists   bool         `json:"spillExists"`

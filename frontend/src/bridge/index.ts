@@ -38,7 +38,10 @@ export interface Bridge {
   startIndex(): Promise<IndexStatus>;
   indexStatus(): Promise<IndexStatus>;
   readFile(path: string, offset: number, limit: number): Promise<FileSlice>;
-  searchResults(query: string): Promise<ResultRow[]>;
+  /** searchResults orders by "" (relevance), "tokens" or "source". */
+  searchResults(query: string, order: string): Promise<ResultRow[]>;
+  /** largest lists the results that cost the most tokens across the index. */
+  largest(limit: number): Promise<ResultRow[]>;
   routes(): Promise<RouteInfo[]>;
   retain(req: Partial<RetainRequest>): Promise<Projection>;
   sweep(req: Partial<SweepRequest>): Promise<SweepRow[]>;
@@ -50,14 +53,15 @@ export const bridge: Bridge = {
   info: () => AppSvc.Info(),
   getSettings: () => AppSvc.GetSettings(),
   setLanguage: (lang) => AppSvc.SetLanguage(lang),
-  listSessions: (q) => SessionsSvc.List(app.SessionQuery.createFrom({ harness: '', search: '', limit: 0, offset: 0, ...q })),
+  listSessions: (q) => SessionsSvc.List(app.SessionQuery.createFrom({ harness: '', search: '', order: '', limit: 0, offset: 0, ...q })),
   sessionResults: (id) => SessionsSvc.Results(id),
   result: (id) => SessionsSvc.Result(id),
   diagnostics: (limit) => SessionsSvc.Diagnostics(limit),
   startIndex: () => SessionsSvc.Index(),
   indexStatus: () => SessionsSvc.Status(),
   readFile: (path, offset, limit) => SessionsSvc.ReadFile(path, offset, limit),
-  searchResults: (query) => SessionsSvc.Search(query),
+  searchResults: (query, order) => SessionsSvc.Search(query, order),
+  largest: (limit) => SessionsSvc.Largest(limit),
   routes: () => RetentionSvc.Routes(),
   retain: (req) =>
     RetentionSvc.Retain(

@@ -8,8 +8,8 @@ describe('search store', () => {
     const searchResults = vi.fn(() => Promise.resolve([resultRow()]));
     const s = createSearchStore(fakeBridge({ searchResults }));
     await s.search('  panic recovered ');
-    expect(searchResults).toHaveBeenCalledWith('panic recovered');
-    expect(get(s)).toEqual({ query: 'panic recovered', rows: { state: 'ready', value: [resultRow()] } });
+    expect(searchResults).toHaveBeenCalledWith('panic recovered', '');
+    expect(get(s)).toEqual({ query: 'panic recovered', order: '', rows: { state: 'ready', value: [resultRow()] } });
   });
 
   it('clears on an empty query without asking Go', async () => {
@@ -29,7 +29,7 @@ describe('search store', () => {
     await s.search('new');
     releaseOld([]);
     await first;
-    expect(get(s)).toEqual({ query: 'new', rows: { state: 'ready', value: [resultRow({ id: 9 })] } });
+    expect(get(s)).toEqual({ query: 'new', order: '', rows: { state: 'ready', value: [resultRow({ id: 9 })] } });
   });
 
   it('keeps the error for the screen', async () => {
@@ -38,5 +38,24 @@ describe('search store', () => {
     await s.search('x');
     expect(get(s).rows).toEqual({ state: 'error', error: { message: 'bad', notWired: false } });
     spy.mockRestore();
+  });
+
+  it('re-runs the last search in a new order and keeps the order for the next search', async () => {
+    const searchResults = vi.fn((_q: string, order: string) => Promise.resolve([resultRow({ id: order === 'tokens' ? 2 : 1 })]));
+    const s = createSearchStore(fakeBridge({ searchResults }));
+    await s.search('panic');
+    await s.setOrder('tokens');
+    expect(searchResults).toHaveBeenLastCalledWith('panic', 'tokens');
+    expect(get(s)).toEqual({ query: 'panic', order: 'tokens', rows: { state: 'ready', value: [resultRow({ id: 2 })] } });
+    await s.search('oops');
+    expect(searchResults).toHaveBeenLastCalledWith('oops', 'tokens');
+  });
+
+  it('changing the order with no query asks nothing', async () => {
+    const searchResults = vi.fn(() => Promise.resolve([]));
+    const s = createSearchStore(fakeBridge({ searchResults }));
+    await s.setOrder('source');
+    expect(searchResults).not.toHaveBeenCalled();
+    expect(get(s)).toEqual({ query: '', order: 'source', rows: { state: 'idle' } });
   });
 });

@@ -101,9 +101,19 @@ describe('sessions store: list and filters', () => {
     await s.init();
     expect(get(s).harnesses).toContain('opencode');
     await s.setHarness('opencode');
-    expect(listSessions).toHaveBeenLastCalledWith({ harness: 'opencode', search: '' });
+    expect(listSessions).toHaveBeenLastCalledWith({ harness: 'opencode', search: '', order: '' });
     expect(get(s).sessions).toEqual({ state: 'ready', value: [] });
     expect(get(s).harnesses).toContain('opencode');
+  });
+
+  it('passes the order to Go and keeps it with the other filters', async () => {
+    const listSessions = vi.fn(() => Promise.resolve([session({ id: 3, tokens: 900, tokensExact: false })]));
+    const s = createSessionsStore(fakeBridge({ listSessions }));
+    await s.setOrder('tokens');
+    expect(listSessions).toHaveBeenLastCalledWith({ harness: '', search: '', order: 'tokens' });
+    await s.setHarness('codex');
+    expect(listSessions).toHaveBeenLastCalledWith({ harness: 'codex', search: '', order: 'tokens' });
+    expect(get(s).order).toBe('tokens');
   });
 
   it('debounces the search box', async () => {
@@ -116,7 +126,7 @@ describe('sessions store: list and filters', () => {
     expect(listSessions).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
     expect(listSessions).toHaveBeenCalledTimes(1);
-    expect(listSessions).toHaveBeenCalledWith({ harness: '', search: 'shop' });
+    expect(listSessions).toHaveBeenCalledWith({ harness: '', search: 'shop', order: '' });
   });
 
   it('keeps only the newest answer when calls overlap', async () => {

@@ -14,6 +14,8 @@ export interface SessionsState {
   indexError: Failure | null;
   harness: string;
   search: string;
+  /** order is "" (newest first) or "tokens" (most tokens first; exact once the token phase has counted). */
+  order: SessionOrder;
   harnesses: string[];
   sessions: List<SessionRow[]>;
   /** sessionId is the open session; results are its tool results. */
@@ -21,6 +23,8 @@ export interface SessionsState {
   results: List<ResultRow[]>;
   diagnostics: List<Diagnostic[]>;
 }
+
+export type SessionOrder = '' | 'tokens';
 
 export interface SessionsOptions {
   pollMs?: number;
@@ -33,6 +37,7 @@ export interface SessionsStore extends Readable<SessionsState> {
   startIndex(): Promise<void>;
   refresh(): Promise<void>;
   setHarness(h: string): Promise<void>;
+  setOrder(o: SessionOrder): Promise<void>;
   /** setSearch waits for typing to pause before asking Go. */
   setSearch(q: string): void;
   openSession(id: number): Promise<void>;
@@ -51,6 +56,7 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
     indexError: null,
     harness: '',
     search: '',
+    order: '',
     harnesses: [...knownHarnesses],
     sessions: { state: 'idle' },
     sessionId: 0,
@@ -102,10 +108,10 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
 
   async function loadList() {
     const seq = ++listSeq;
-    const { harness, search } = get(store);
+    const { harness, search, order } = get(store);
     update((s) => ({ ...s, sessions: { state: 'loading', value: 'value' in s.sessions ? s.sessions.value : undefined } }));
     try {
-      const rows = (await b.listSessions({ harness, search })) ?? [];
+      const rows = (await b.listSessions({ harness, search, order })) ?? [];
       if (seq !== listSeq) return;
       update((s) => {
         const names = new Set(s.harnesses);
@@ -161,6 +167,10 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
     refresh: loadList,
     async setHarness(h) {
       update((s) => ({ ...s, harness: h }));
+      await loadList();
+    },
+    async setOrder(o) {
+      update((s) => ({ ...s, order: o }));
       await loadList();
     },
     setSearch(q) {

@@ -16,6 +16,7 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     indexStatus: unset('indexStatus'),
     readFile: unset('readFile'),
     searchResults: unset('searchResults'),
+    largest: unset('largest'),
     routes: unset('routes'),
     retain: unset('retain'),
     sweep: unset('sweep'),
@@ -37,14 +38,14 @@ export function session(over: Partial<SessionRow> = {}): SessionRow {
   return {
     id: 1, harness: 'claude-code', sessionId: 's-1', agentId: '', project: '/p', model: 'claude-sonnet-4-5', route: 'anthropic',
     started: '2026-03-02T09:00:00Z', ended: '', file: '/f.jsonl', toolResults: 2, images: 0, spillNotices: 0, textBytes: 10,
-    inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0, estimatedTokens: 50,
+    inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0, estimatedTokens: 50, tokens: 50, tokensExact: true,
     ...over,
   };
 }
 
 export function resultRow(over: Partial<ResultRow> = {}): ResultRow {
   return {
-    id: 7, sessionId: 1, callId: 'c', tool: 'Bash', time: '', isError: false, textBytes: 100, images: 0, estimatedTokens: -1,
+    id: 7, sessionId: 1, callId: 'c', tool: 'Bash', time: '', isError: false, textBytes: 100, images: 0, estimatedTokens: -1, tokens: 29, tokensExact: false,
     noticeKind: '', noticePath: '', noticeFileExists: false, file: '/f.jsonl', line: 3,
     ...over,
   };

@@ -312,6 +312,8 @@ export namespace app {
 	    cacheReadTokens: number;
 	    cacheWriteTokens: number;
 	    estimatedTokens: number;
+	    tokens: number;
+	    tokensExact: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SessionRow(source);
@@ -338,6 +340,8 @@ export namespace app {
 	        this.cacheReadTokens = source["cacheReadTokens"];
 	        this.cacheWriteTokens = source["cacheWriteTokens"];
 	        this.estimatedTokens = source["estimatedTokens"];
+	        this.tokens = source["tokens"];
+	        this.tokensExact = source["tokensExact"];
 	    }
 	}
 	export class ResultRow {
@@ -350,6 +354,8 @@ export namespace app {
 	    textBytes: number;
 	    images: number;
 	    estimatedTokens: number;
+	    tokens: number;
+	    tokensExact: boolean;
 	    noticeKind: string;
 	    noticePath: string;
 	    noticeFileExists: boolean;
@@ -371,6 +377,8 @@ export namespace app {
 	        this.textBytes = source["textBytes"];
 	        this.images = source["images"];
 	        this.estimatedTokens = source["estimatedTokens"];
+	        this.tokens = source["tokens"];
+	        this.tokensExact = source["tokensExact"];
 	        this.noticeKind = source["noticeKind"];
 	        this.noticePath = source["noticePath"];
 	        this.noticeFileExists = source["noticeFileExists"];
@@ -467,6 +475,7 @@ export namespace app {
 	export class SessionQuery {
 	    harness: string;
 	    search: string;
+	    order: string;
 	    limit: number;
 	    offset: number;
 	
@@ -478,6 +487,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.harness = source["harness"];
 	        this.search = source["search"];
+	        this.order = source["order"];
 	        this.limit = source["limit"];
 	        this.offset = source["offset"];
 	    }

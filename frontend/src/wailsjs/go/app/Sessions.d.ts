@@ -7,6 +7,8 @@ export function Diagnostics(arg1:number):Promise<Array<app.Diagnostic>>;
 
 export function Index():Promise<app.IndexStatus>;
 
+export function Largest(arg1:number):Promise<Array<app.ResultRow>>;
+
 export function List(arg1:app.SessionQuery):Promise<Array<app.SessionRow>>;
 
 export function ReadFile(arg1:string,arg2:number,arg3:number):Promise<app.FileSlice>;
@@ -15,7 +17,7 @@ export function Result(arg1:number):Promise<app.ResultDetail>;
 
 export function Results(arg1:number):Promise<Array<app.ResultRow>>;
 
-export function Search(arg1:string):Promise<Array<app.ResultRow>>;
+export function Search(arg1:string,arg2:string):Promise<Array<app.ResultRow>>;
 
 export function Startup(arg1:context.Context):Promise<void>;
 

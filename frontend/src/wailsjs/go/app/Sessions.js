@@ -10,6 +10,10 @@ export function Index() {
   return window['go']['app']['Sessions']['Index']();
 }
 
+export function Largest(arg1) {
+  return window['go']['app']['Sessions']['Largest'](arg1);
+}
+
 export function List(arg1) {
   return window['go']['app']['Sessions']['List'](arg1);
 }
@@ -26,8 +30,8 @@ export function Results(arg1) {
   return window['go']['app']['Sessions']['Results'](arg1);
 }
 
-export function Search(arg1) {
-  return window['go']['app']['Sessions']['Search'](arg1);
+export function Search(arg1, arg2) {
+  return window['go']['app']['Sessions']['Search'](arg1, arg2);
 }
 
 export function Startup(arg1) {
