@@ -118,6 +118,63 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
     await page.getByTestId('nav-sessions').click();
   });
 
+  test('ranks tool results by tokens: largest list, session order, search order', async () => {
+    await page.getByTestId('nav-sessions').click();
+    const tokensOf = (testid) => page.getByTestId(testid).evaluateAll((els) => els.map((el) => Number(el.dataset.tokens)));
+    const nonIncreasing = (xs) => xs.every((x, i) => i === 0 || xs[i - 1] >= x);
+    // Indexing finished (the first test waited for it), so every figure is the exact count.
+    await page.getByTestId('largest-row').first().waitFor({ timeout: 20000 });
+    const exact = await page.getByTestId('largest-row').evaluateAll((trs) => trs.map((tr) => tr.dataset.exact));
+    assert.ok(exact.length > 0 && exact.every((e) => e === 'true'), `all exact after indexing: ${exact}`);
+    assert.equal(await page.locator('[data-testid=largest] [data-approx]').count(), 0, 'no ≈ once counted');
+    const top = await page.getByTestId('largest-row').evaluateAll((trs) => trs.map((tr) => ({ id: Number(tr.dataset.resultId), tokens: Number(tr.dataset.tokens) })));
+    assert.ok(nonIncreasing(top.map((r) => r.tokens)), `largest list sorted: ${top.map((r) => r.tokens)}`);
+    // Cross-check with every session's results, read through the bindings.
+    const all = await page.evaluate(async () => {
+      const out = [];
+      for (const s of await window.go.app.Sessions.List({ harness: '', search: '', order: '', limit: 0, offset: 0 })) {
+        for (const r of (await window.go.app.Sessions.Results(s.id)) ?? []) out.push({ id: r.id, tokens: r.tokens, est: r.estimatedTokens });
+      }
+      return out;
+    });
+    assert.ok(all.every((r) => r.tokens === r.est), 'ranking figures are the exact counts');
+    const want = all.map((r) => r.tokens).sort((a, b) => b - a).slice(0, top.length);
+    assert.deepEqual(top.map((r) => r.tokens), want, 'the largest list is the top of every result');
+    if (all.length > top.length) {
+      await page.getByTestId('largest-more').click();
+      await waitFor(async () => (await page.getByTestId('largest-row').count()) > top.length, 'a longer list', 10000);
+    }
+
+    // Sessions by tokens.
+    await page.getByTestId('session-order').selectOption('tokens');
+    await waitFor(async () => nonIncreasing(await tokensOf('session-tokens')), 'sessions sorted by tokens', 10000);
+    const firstSession = await page.getByTestId('session-row').first().getAttribute('data-session-id');
+    await page.getByTestId('session-order').selectOption('');
+
+    // Search by tokens.
+    await page.getByTestId('result-search-input').fill('the');
+    await page.getByTestId('result-search-go').click();
+    await page.getByTestId('search-row').first().waitFor({ timeout: 20000 });
+    await page.getByTestId('result-search-order').selectOption('tokens');
+    await waitFor(async () => {
+      const xs = await tokensOf('search-tokens');
+      return xs.length > 1 && nonIncreasing(xs);
+    }, 'search results sorted by tokens', 10000);
+    await page.getByTestId('result-search-order').selectOption('');
+
+    // A session's results by tokens, then the biggest one opens.
+    await page.locator(`[data-testid=session-row][data-session-id="${firstSession}"] [data-testid=session-open]`).click();
+    await page.getByTestId('result-row').first().waitFor({ timeout: 20000 });
+    await page.getByTestId('result-order').selectOption('tokens');
+    const inSession = await tokensOf('result-tokens');
+    assert.ok(inSession.length > 0 && nonIncreasing(inSession), `session results sorted: ${inSession}`);
+    await page.getByTestId('nav-sessions').click();
+    await page.getByTestId('largest-open').first().click();
+    await page.getByTestId('result-view').waitFor({ timeout: 20000 });
+    await shot('largest-opened');
+    await page.getByTestId('nav-sessions').click();
+  });
+
   test('opens a session and a result, and re-runs it at another budget', async () => {
     // The session whose tool results hold the most estimated tokens has the big text results.
     const ids = await page.getByTestId('session-row').evaluateAll((trs) =>
