@@ -7,12 +7,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"spillscope/retention"
-	"spillscope/retention/imagecost"
 	"spillscope/sessions"
 )
 
@@ -92,34 +90,12 @@ func storePastedImages(res *retention.Result, dir string) {
 		if err != nil {
 			continue
 		}
-		info, err := imagecost.Sniff(data)
+		_, path, err := sessions.StoreAttachment(dir, data, sessions.StoreOptions{MediaType: b.MimeType})
 		if err != nil {
 			continue
 		}
-		sum := sha256.Sum256(data)
-		path := filepath.Join(dir, hex.EncodeToString(sum[:])+"."+extFor(info.Format))
-		if _, err := os.Stat(path); err != nil {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				continue
-			}
-			tmp := path + ".tmp"
-			if os.WriteFile(tmp, data, 0o644) != nil || os.Rename(tmp, path) != nil {
-				os.Remove(tmp)
-				continue
-			}
-		}
 		b.Path, b.Data = path, ""
 	}
-}
-
-func extFor(format string) string {
-	switch format {
-	case "jpeg":
-		return "jpg"
-	case "png", "gif", "webp", "bmp", "tiff":
-		return format
-	}
-	return "bin"
 }
 
 // projection maps an outcome to what the middle pane shows: kept blocks

@@ -2,13 +2,20 @@ package app
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"image"
 	"image/color"
+	"image/jpeg"
 	"image/png"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"spillscope/retention"
 )
 
 func pngBase64(t *testing.T, w, h int) string {
@@ -142,5 +149,59 @@ func TestSweepMatchesRetain(t *testing.T) {
 	}
 	if _, err := r.Sweep(SweepRequest{Budgets: []int64{-5}}); err == nil {
 		t.Error("negative budget accepted")
+	}
+}
+
+func TestStorePastedImages(t *testing.T) {
+	pngB64 := pngBase64(t, 64, 48)
+	pngRaw, _ := base64.StdEncoding.DecodeString(pngB64)
+	var jb bytes.Buffer
+	if err := jpeg.Encode(&jb, image.NewRGBA(image.Rect(0, 0, 8, 8)), nil); err != nil {
+		t.Fatal(err)
+	}
+	jpegRaw := jb.Bytes()
+	name := func(raw []byte, ext string) string {
+		sum := sha256.Sum256(raw)
+		return hex.EncodeToString(sum[:]) + "." + ext
+	}
+	img := func(mime, data string) retention.Block {
+		return retention.Block{Type: retention.TypeImage, MimeType: mime, Data: data}
+	}
+	tests := []struct {
+		name     string
+		blocks   []retention.Block
+		wantFile []string // per block: the stored file's name, "" = left as pasted
+		wantDir  int      // files in the store afterwards
+	}{
+		{"png", []retention.Block{img("image/png", pngB64)}, []string{name(pngRaw, "png")}, 1},
+		// The indexer's name, so a pasted copy of a recorded image is the same file.
+		{"jpeg named as the indexer names it", []retention.Block{img("image/jpeg", base64.StdEncoding.EncodeToString(jpegRaw))}, []string{name(jpegRaw, "jpeg")}, 1},
+		{"same image twice is one file", []retention.Block{img("image/png", pngB64), img("image/png", pngB64)}, []string{name(pngRaw, "png"), name(pngRaw, "png")}, 1},
+		{"wrapped base64", []retention.Block{img("image/png", pngB64[:40]+"\n"+pngB64[40:])}, []string{name(pngRaw, "png")}, 1},
+		{"not an image stays pasted", []retention.Block{img("image/png", base64.StdEncoding.EncodeToString([]byte("hello")))}, []string{""}, 0},
+		{"invalid base64 stays pasted", []retention.Block{img("image/png", "@@@@")}, []string{""}, 0},
+		{"text untouched", []retention.Block{{Type: retention.TypeText, Text: "hi"}}, []string{""}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "attachments")
+			res := retention.Result{Content: append([]retention.Block(nil), tt.blocks...)}
+			storePastedImages(&res, dir)
+			for i, b := range res.Content {
+				if tt.wantFile[i] == "" {
+					if b.Path != "" || b.Data != tt.blocks[i].Data {
+						t.Errorf("block %d: path %q, data changed; want it left as pasted", i, b.Path)
+					}
+					continue
+				}
+				if want := filepath.Join(dir, tt.wantFile[i]); b.Path != want || b.Data != "" {
+					t.Errorf("block %d: path %q (data %d bytes), want %q and no data", i, b.Path, len(b.Data), want)
+				}
+			}
+			ents, _ := os.ReadDir(dir)
+			if len(ents) != tt.wantDir {
+				t.Errorf("store holds %d files, want %d", len(ents), tt.wantDir)
+			}
+		})
 	}
 }

@@ -624,11 +624,10 @@ func (d *DB) processResult(r *ToolResult, c candidate, p *Parsed, roots []string
 	return x
 }
 
-// ErrImage reports image bytes that cannot be stored.
-var ErrImage = errors.New("sessions: unreadable image")
-
 // storeImage writes an image block's bytes to the attachment store, once
-// per content hash, and describes it.
+// per content hash, and describes it. Bytes that are no known image are kept
+// too (named by the declared subtype, else .bin), so the block still has an
+// attachment row.
 func (d *DB) storeImage(b retention.Block) (Attachment, error) {
 	var data []byte
 	switch {
@@ -647,44 +646,8 @@ func (d *DB) storeImage(b retention.Block) (Attachment, error) {
 	default:
 		return Attachment{}, fmt.Errorf("%w: no data and no path", ErrImage)
 	}
-	sum := sha256.Sum256(data)
-	a := Attachment{SHA256: hex.EncodeToString(sum[:]), MediaType: b.MimeType, Bytes: int64(len(data)), Ext: "bin"}
-	if info, err := imagecost.Sniff(data[:min(len(data), 64<<10)]); err == nil {
-		a.Width, a.Height = info.Width, info.Height
-		if info.MediaType != "" {
-			a.MediaType = info.MediaType
-		}
-		if info.Format != "" {
-			a.Ext = info.Format
-		}
-	}
-	if a.Ext == "bin" {
-		if _, sub, ok := strings.Cut(a.MediaType, "/"); ok && sub != "" && !strings.ContainsAny(sub, `/\.`) {
-			a.Ext = sub
-		}
-	}
-	dst := filepath.Join(d.attaches, a.SHA256+"."+a.Ext)
-	if _, err := os.Stat(dst); err == nil {
-		return a, nil
-	}
-	if err := os.MkdirAll(d.attaches, 0o755); err != nil {
-		return Attachment{}, fmt.Errorf("sessions: attachment store: %w", err)
-	}
-	tmp, err := os.CreateTemp(d.attaches, ".tmp-*")
-	if err != nil {
-		return Attachment{}, fmt.Errorf("sessions: attachment store: %w", err)
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return Attachment{}, fmt.Errorf("sessions: write attachment: %w", errors.Join(werr, cerr))
-	}
-	if err := os.Rename(tmp.Name(), dst); err != nil {
-		os.Remove(tmp.Name())
-		return Attachment{}, fmt.Errorf("sessions: write attachment: %w", err)
-	}
-	return a, nil
+	a, _, err := StoreAttachment(d.attaches, data, StoreOptions{MediaType: b.MimeType, KeepUnknown: true})
+	return a, err
 }
 
 // AttachmentPath is where an attachment's bytes are stored.

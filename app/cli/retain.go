@@ -18,6 +18,7 @@ import (
 
 	"spillscope/retention"
 	"spillscope/retention/imagecost"
+	"spillscope/sessions"
 )
 
 const retainUsage = `usage: spillscope retain --budget N [--route R] [--encoding E] [--spill-dir DIR] [--tool NAME] < result.json
@@ -273,9 +274,13 @@ func resultJSON(res retention.Result) json.RawMessage {
 // storeAttachments writes each inline image's bytes to
 // dir/attachments/<sha256>.<ext> and points the block at that file, so the
 // complete result file can name a readable path. Data that is not valid
-// base64 stays inline with a diagnostic; the decision then keeps the original.
+// base64 (or holds no bytes) stays inline with a diagnostic; the decision then
+// keeps the original. Bytes that are no known image are stored as .bin: the
+// path still lets the decision name them.
 func storeAttachments(dir string, blocks []retention.Block) ([]string, error) {
 	var diags []string
+	attDir := filepath.Join(dir, "attachments")
+	made := false
 	for i := range blocks {
 		b := &blocks[i]
 		if b.Type != retention.TypeImage || b.Data == "" || b.Path != "" {
@@ -286,18 +291,23 @@ func storeAttachments(dir string, blocks []retention.Block) ([]string, error) {
 			diags = append(diags, fmt.Sprintf("image block %d: not stored as an attachment: invalid base64: %v", i, err))
 			continue
 		}
-		ext := "bin"
-		if info, err := imagecost.Sniff(raw); err == nil {
-			ext = info.Format
-		}
-		sum := sha256.Sum256(raw)
-		att := filepath.Join(dir, "attachments", hex.EncodeToString(sum[:])+"."+ext)
-		if _, err := os.Stat(att); err != nil {
-			if err := writeFile(att, raw); err != nil {
-				return nil, err
+		if !made {
+			// Private like the rest of the spill dir: the store would
+			// create its folder world-readable.
+			if err := os.MkdirAll(attDir, 0o700); err != nil {
+				return nil, fmt.Errorf("spill dir: %w", err)
 			}
+			made = true
 		}
-		b.Path, b.Data = att, ""
+		_, path, err := sessions.StoreAttachment(attDir, raw, sessions.StoreOptions{KeepUnknown: true})
+		if errors.Is(err, sessions.ErrImage) {
+			diags = append(diags, fmt.Sprintf("image block %d: not stored as an attachment: %v", i, err))
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("spill dir: %w", err)
+		}
+		b.Path, b.Data = path, ""
 	}
 	return diags, nil
 }

@@ -324,3 +324,73 @@ func FuzzParseBudget(f *testing.F) {
 		}
 	})
 }
+
+// --spill-dir stores inline images through the sessions store: named by
+// hash and sniffed format, once, and private like the rest of the folder.
+func TestRetainSpillAttachments(t *testing.T) {
+	pngData := pngB64(t, 32, 16)
+	pngRaw, _ := base64.StdEncoding.DecodeString(pngData)
+	other := []byte("not an image at all")
+	name := func(raw []byte, ext string) string {
+		sum := sha256.Sum256(raw)
+		return hex.EncodeToString(sum[:]) + "." + ext
+	}
+	tests := []struct {
+		name   string
+		images []map[string]any
+		runs   int
+		want   []string // files under DIR/attachments
+	}{
+		{"png", []map[string]any{{"type": "image", "mimeType": "image/png", "data": pngData}}, 1, []string{name(pngRaw, "png")}},
+		{"same image twice in one result", []map[string]any{{"type": "image", "mimeType": "image/png", "data": pngData}, {"type": "image", "mimeType": "image/png", "data": pngData}}, 1, []string{name(pngRaw, "png")}},
+		{"same result run twice", []map[string]any{{"type": "image", "mimeType": "image/png", "data": pngData}}, 2, []string{name(pngRaw, "png")}},
+		{"unknown bytes kept as bin", []map[string]any{{"type": "image", "mimeType": "image/png", "data": base64.StdEncoding.EncodeToString(other)}}, 1, []string{name(other, "bin")}},
+		{"no images, no attachments folder", nil, 1, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "spill")
+			blocks := []map[string]any{text("head")}
+			blocks = append(blocks, tt.images...)
+			for run := 0; run < tt.runs; run++ {
+				code, o, _, stderr := runRetainCmd(t, resultJSONText(t, blocks...), "--budget", "100000", "--spill-dir", dir)
+				if code != exitOK {
+					t.Fatalf("run %d: exit %d: %s", run, code, stderr)
+				}
+				for _, raw := range o.Content[1:] {
+					var b struct{ Path string }
+					if err := json.Unmarshal(raw, &b); err != nil || filepath.Dir(b.Path) != filepath.Join(dir, "attachments") {
+						t.Errorf("image block %s does not point into DIR/attachments", raw)
+					}
+				}
+			}
+			ents, err := os.ReadDir(filepath.Join(dir, "attachments"))
+			if tt.want == nil {
+				if err == nil {
+					t.Errorf("attachments folder created with %d entries", len(ents))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range ents {
+				got = append(got, e.Name())
+			}
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("attachments %q, want %q", got, tt.want)
+			}
+			modes := map[string]os.FileMode{dir: 0o700, filepath.Join(dir, "attachments"): 0o700, filepath.Join(dir, "attachments", tt.want[0]): 0o600}
+			for p, want := range modes {
+				st, err := os.Stat(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if st.Mode().Perm() != want {
+					t.Errorf("%s: mode %v, want %v", p, st.Mode().Perm(), want)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,112 @@
+package sessions
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"spillscope/retention/imagecost"
+)
+
+// ErrImage reports image bytes that cannot be stored.
+var ErrImage = errors.New("sessions: unreadable image")
+
+// ErrAttachmentStore reports an attachment store that could not be written.
+var ErrAttachmentStore = errors.New("sessions: attachment store")
+
+// StoreOptions says how StoreAttachment treats bytes it cannot recognise.
+type StoreOptions struct {
+	// MediaType is the type the source declared for the bytes. The type the
+	// bytes' signature says always wins; the declared one names the media
+	// type and extension only of unrecognised bytes kept with KeepUnknown.
+	MediaType string
+	// KeepUnknown stores bytes that are not an image imagecost recognises,
+	// as <sha256>.<declared subtype> or <sha256>.bin, instead of refusing
+	// them. The indexer keeps them so every recorded image block has an
+	// attachment to point at, even one the window cannot show.
+	KeepUnknown bool
+}
+
+// StoreAttachment writes data, the bytes of one image, into the
+// content-addressed store dir as <sha256>.<ext>, where ext is the format
+// imagecost sniffs (png, jpeg, gif, webp, bmp, tiff). It returns what the
+// bytes are and the file's path.
+//
+// The file is written once: when it already exists nothing is rewritten, and
+// a new file appears whole (a temporary file renamed into place), so readers
+// never see part of an image and concurrent writers of the same bytes all
+// succeed. dir is created (0755) when missing; a caller wanting a private
+// folder creates it first. Bytes imagecost does not recognise are an error
+// wrapping ErrImage unless opts.KeepUnknown is set.
+func StoreAttachment(dir string, data []byte, opts StoreOptions) (Attachment, string, error) {
+	if dir == "" {
+		return Attachment{}, "", fmt.Errorf("%w: no folder given", ErrAttachmentStore)
+	}
+	if len(data) == 0 {
+		return Attachment{}, "", fmt.Errorf("%w: no bytes", ErrImage)
+	}
+	sum := sha256.Sum256(data)
+	a := Attachment{SHA256: hex.EncodeToString(sum[:]), MediaType: opts.MediaType, Bytes: int64(len(data)), Ext: "bin"}
+	// Sniffing reads the header only; the bound is imagecost's own, so a
+	// hostile header cannot make the decoder walk a huge buffer.
+	info, err := imagecost.Sniff(data[:min(len(data), imagecost.MaxHeaderBytes)])
+	switch {
+	case err == nil:
+		a.Width, a.Height = info.Width, info.Height
+		if info.MediaType != "" {
+			a.MediaType = info.MediaType
+		}
+		if info.Format != "" {
+			a.Ext = info.Format
+		}
+	case !opts.KeepUnknown:
+		return Attachment{}, "", fmt.Errorf("%w: %w", ErrImage, err)
+	default:
+		// The declared subtype names the file only when it cannot leave
+		// the folder or fake a second extension.
+		if _, sub, ok := strings.Cut(a.MediaType, "/"); ok && sub != "" && !strings.ContainsAny(sub, `/\.`) {
+			a.Ext = sub
+		}
+	}
+	dst := filepath.Join(dir, a.SHA256+"."+a.Ext)
+	if err := writeOnce(dir, dst, data); err != nil {
+		return Attachment{}, "", err
+	}
+	return a, dst, nil
+}
+
+// writeOnce puts data at dst unless a file is already there. The bytes go to
+// a temporary file in the same folder first, so the rename that publishes
+// them is atomic.
+func writeOnce(dir, dst string, data []byte) error {
+	if _, err := os.Stat(dst); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("%w: %w", ErrAttachmentStore, err)
+	}
+	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrAttachmentStore, err)
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("%w: write %s: %w", ErrAttachmentStore, filepath.Base(dst), errors.Join(werr, cerr))
+	}
+	if err := os.Rename(tmp.Name(), dst); err != nil {
+		os.Remove(tmp.Name())
+		// Another writer may have published the same bytes first (on
+		// Windows a rename over an open file fails): theirs is as good.
+		if st, serr := os.Stat(dst); serr == nil && st.Mode().IsRegular() {
+			return nil
+		}
+		return fmt.Errorf("%w: write %s: %w", ErrAttachmentStore, filepath.Base(dst), err)
+	}
+	return nil
+}
