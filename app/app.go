@@ -13,6 +13,7 @@ import (
 	"runtime"
 
 	"spillscope/app/cli"
+	"spillscope/sessions"
 )
 
 // Config is what main hands the services: where things live. Paths are
@@ -30,6 +31,8 @@ type Config struct {
 
 // ConfigFromEnv resolves Config from the XDG variables and the SPILLSCOPE_*
 // overrides (SPILLSCOPE_ROOTS is a list separated by the OS path separator).
+// The data directory is sessions.DataDir's, so a relative
+// SPILLSCOPE_DATA_DIR is an error.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	home := getenv("HOME")
 	if home == "" {
@@ -40,14 +43,13 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		home = h
 	}
 	c := Config{Home: home}
-	c.DataDir = getenv("SPILLSCOPE_DATA_DIR")
-	if c.DataDir == "" {
-		base := getenv("XDG_DATA_HOME")
-		if base == "" {
-			base = filepath.Join(home, ".local", "share")
-		}
-		c.DataDir = filepath.Join(base, "spillscope")
+	// The CLI's index and sweep resolve the same folder, so both open the
+	// same index.
+	dataDir, err := sessions.DataDir(getenv)
+	if err != nil {
+		return Config{}, err
 	}
+	c.DataDir = dataDir
 	c.ConfigDir = getenv("SPILLSCOPE_CONFIG_DIR")
 	if c.ConfigDir == "" {
 		base := getenv("XDG_CONFIG_HOME")

@@ -1,9 +1,13 @@
 package app
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"spillscope/sessions"
 )
 
 func TestConfigFromEnv(t *testing.T) {
@@ -13,20 +17,34 @@ func TestConfigFromEnv(t *testing.T) {
 		wantData  string
 		wantConf  string
 		wantRoots []string
+		wantErr   string // the error must name this
 	}{
-		{"defaults under home", map[string]string{"HOME": "/h"}, "/h/.local/share/spillscope", "/h/.config/spillscope", nil},
-		{"xdg", map[string]string{"HOME": "/h", "XDG_DATA_HOME": "/x/d", "XDG_CONFIG_HOME": "/x/c"}, "/x/d/spillscope", "/x/c/spillscope", nil},
-		{"overrides win", map[string]string{"HOME": "/h", "XDG_DATA_HOME": "/x/d", "SPILLSCOPE_DATA_DIR": "/o/d", "SPILLSCOPE_CONFIG_DIR": "/o/c"}, "/o/d", "/o/c", nil},
-		{"roots list", map[string]string{"HOME": "/h", "SPILLSCOPE_ROOTS": "/a::/b"}, "/h/.local/share/spillscope", "/h/.config/spillscope", []string{"/a", "/b"}},
+		{name: "defaults under home", env: map[string]string{"HOME": "/h"}, wantData: "/h/.local/share/spillscope", wantConf: "/h/.config/spillscope"},
+		{name: "xdg", env: map[string]string{"HOME": "/h", "XDG_DATA_HOME": "/x/d", "XDG_CONFIG_HOME": "/x/c"}, wantData: "/x/d/spillscope", wantConf: "/x/c/spillscope"},
+		{name: "overrides win", env: map[string]string{"HOME": "/h", "XDG_DATA_HOME": "/x/d", "SPILLSCOPE_DATA_DIR": "/o/d", "SPILLSCOPE_CONFIG_DIR": "/o/c"}, wantData: "/o/d", wantConf: "/o/c"},
+		{name: "roots list", env: map[string]string{"HOME": "/h", "SPILLSCOPE_ROOTS": "/a::/b"}, wantData: "/h/.local/share/spillscope", wantConf: "/h/.config/spillscope", wantRoots: []string{"/a", "/b"}},
+		// The data folder is sessions.DataDir's, the one the CLI opens.
+		{name: "relative xdg data home is ignored", env: map[string]string{"HOME": "/h", "XDG_DATA_HOME": "x/d"}, wantData: "/h/.local/share/spillscope", wantConf: "/h/.config/spillscope"},
+		{name: "relative data dir is an error", env: map[string]string{"HOME": "/h", "SPILLSCOPE_DATA_DIR": "o/d"}, wantErr: "SPILLSCOPE_DATA_DIR"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := ConfigFromEnv(func(k string) string { return tt.env[k] })
+			getenv := func(k string) string { return tt.env[k] }
+			cfg, err := ConfigFromEnv(getenv)
+			if tt.wantErr != "" {
+				if err == nil || !errors.Is(err, sessions.ErrDataDir) || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("got %+v, %v; want an error naming %s", cfg, err, tt.wantErr)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
 			if cfg.DataDir != tt.wantData || cfg.ConfigDir != tt.wantConf {
 				t.Errorf("got data %q config %q, want %q %q", cfg.DataDir, cfg.ConfigDir, tt.wantData, tt.wantConf)
+			}
+			if cli, err := sessions.DataDir(getenv); err != nil || cli != cfg.DataDir {
+				t.Errorf("the CLI would use %q (%v), the window %q", cli, err, cfg.DataDir)
 			}
 			if len(cfg.Roots) != len(tt.wantRoots) {
 				t.Fatalf("got roots %q, want %q", cfg.Roots, tt.wantRoots)

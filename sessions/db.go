@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -27,11 +28,30 @@ type DB struct {
 	attaches string
 }
 
-// DataDir is the app's data directory: $XDG_DATA_HOME/spillscope, or
-// ~/.local/share/spillscope. getenv may be nil (os.Getenv).
+// DataDirEnv names the variable that moves the data directory.
+const DataDirEnv = "SPILLSCOPE_DATA_DIR"
+
+// ErrDataDir reports a data directory that cannot be resolved.
+var ErrDataDir = errors.New("sessions: no usable data directory")
+
+// DataDir is the data directory the window and the CLI share (the index
+// database and the attachment store): $SPILLSCOPE_DATA_DIR, else
+// $XDG_DATA_HOME/spillscope, else ~/.local/share/spillscope. getenv may be
+// nil (os.Getenv).
+//
+// SPILLSCOPE_DATA_DIR must be absolute, or the answer would depend on the
+// folder the app happened to start in; a relative one is an error rather
+// than a silent fallback to another index. A relative XDG_DATA_HOME is
+// ignored, as the XDG Base Directory spec asks.
 func DataDir(getenv func(string) string) (string, error) {
 	if getenv == nil {
 		getenv = os.Getenv
+	}
+	if d := getenv(DataDirEnv); d != "" {
+		if !filepath.IsAbs(d) {
+			return "", fmt.Errorf("%w: %s=%q is not an absolute path", ErrDataDir, DataDirEnv, d)
+		}
+		return filepath.Clean(d), nil
 	}
 	if d := getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "spillscope"), nil
@@ -40,7 +60,7 @@ func DataDir(getenv func(string) string) (string, error) {
 	if home == "" {
 		h, err := os.UserHomeDir()
 		if err != nil {
-			return "", fmt.Errorf("sessions: no data directory: %w", err)
+			return "", fmt.Errorf("%w: %w", ErrDataDir, err)
 		}
 		home = h
 	}

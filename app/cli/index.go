@@ -49,7 +49,7 @@ func dbPathOf(env Env, path string) (string, error) {
 func runIndex(env Env, args []string) int {
 	fs := flag.NewFlagSet("index", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
-	dbPath := fs.String("db", "", "database file (default: the app's own, in $XDG_DATA_HOME/spillscope)")
+	dbPath := fs.String("db", "", "database file (default: the app's own, index.db in $SPILLSCOPE_DATA_DIR or $XDG_DATA_HOME/spillscope)")
 	structureOnly := fs.Bool("structure-only", false, "skip the token-estimate and full-text phases")
 	fs.Usage = func() {
 		fmt.Fprintln(env.Stderr, "usage: spillscope index [--db PATH] [--structure-only] [ROOT...]")

@@ -227,3 +227,42 @@ func TestSweepCommandErrors(t *testing.T) {
 		})
 	}
 }
+
+// index and sweep open the window's database: the one sessions.DataDir
+// resolves, SPILLSCOPE_DATA_DIR first.
+func TestDefaultDBPath(t *testing.T) {
+	root := t.TempDir()
+	tests := []struct {
+		name    string
+		env     map[string]string
+		want    string
+		wantErr string
+	}{
+		{"data dir override", map[string]string{"HOME": root, "XDG_DATA_HOME": filepath.Join(root, "xdg"), "SPILLSCOPE_DATA_DIR": filepath.Join(root, "data")}, filepath.Join(root, "data", "index.db"), ""},
+		{"xdg", map[string]string{"HOME": root, "XDG_DATA_HOME": filepath.Join(root, "xdg")}, filepath.Join(root, "xdg", "spillscope", "index.db"), ""},
+		{"home", map[string]string{"HOME": root}, filepath.Join(root, ".local", "share", "spillscope", "index.db"), ""},
+		{"relative data dir", map[string]string{"HOME": root, "SPILLSCOPE_DATA_DIR": "data"}, "", "SPILLSCOPE_DATA_DIR"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env, _, errb := envFor(t, tt.env)
+			got, err := dbPathOf(env, "")
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("got %q, %v; want an error naming %s", got, err, tt.wantErr)
+				}
+				// The command fails before creating anything.
+				if code := Run(env, []string{"sweep", "--budgets", "100"}); code != exitFail || !strings.Contains(errb.String(), tt.wantErr) {
+					t.Errorf("sweep: exit %d, stderr %q; want 1 naming %s", code, errb.String(), tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("got %q, %v; want %q", got, err, tt.want)
+			}
+			if flag, err := dbPathOf(env, "x.db"); err != nil || flag != "x.db" {
+				t.Errorf("--db x.db gave %q, %v", flag, err)
+			}
+		})
+	}
+}
