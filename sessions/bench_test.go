@@ -148,3 +148,45 @@ func BenchmarkNoChange(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRanking is the "most tokens" lists over an index of many copies
+// of the real logs: the global top 50 (index on rank_tokens), sessions by
+// their token sums, and a search ordered by tokens.
+func BenchmarkRanking(b *testing.B) {
+	root, _ := benchCorpus(b, 25)
+	d := openTemp(b)
+	index(b, d, root)
+	if err := d.IndexText(context.Background(), EnrichOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	var n int
+	d.db.QueryRow(`SELECT COUNT(*) FROM tool_results`).Scan(&n)
+	b.Logf("%d results", n)
+	ctx := context.Background()
+	b.Run("Largest50", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if rows, err := d.Results(ctx, ResultFilter{Order: OrderTokens, Limit: 50}); err != nil || len(rows) != 50 {
+				b.Fatal(len(rows), err)
+			}
+		}
+	})
+	b.Run("SessionsByTokens", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := d.BrowseSessions(ctx, SessionFilter{Order: OrderTokens}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, o := range []Order{OrderRelevance, OrderTokens} {
+		b.Run("Search/"+string(o), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if rows, err := d.Search(ctx, `"error"`, o, 200); err != nil || len(rows) == 0 {
+					b.Fatal(len(rows), err)
+				}
+			}
+		})
+	}
+}
