@@ -35,16 +35,10 @@ type ClaudeReader struct {
 // ReadLine reads one line into p. Bad lines become diagnostics.
 func (c *ClaudeReader) ReadLine(l Line, p *Parsed) {
 	b := l.Bytes
-	if skipWS(b, 0) == len(b) {
-		return
-	}
-	if c.Names == nil {
-		c.Names = map[string]string{}
-	}
 	var typ, ts, reqID string
 	var msg, tur []byte
 	var info struct{ sid, agent, cwd string }
-	stopped, err := wholeObject(b, func(k []byte, vs, ve int) bool {
+	ok := scanLine(l, p, claudeTypes, &typ, func(k []byte, vs, ve int) bool {
 		v := b[vs:ve]
 		switch string(k) {
 		case "type":
@@ -69,20 +63,11 @@ func (c *ClaudeReader) ReadLine(l Line, p *Parsed) {
 		}
 		return true
 	})
-	if err != nil && !stopped {
-		p.diag(l.Number, fmt.Sprintf("not a JSON object (%s)", lineStart(b)))
+	if !ok || claudeSkip[typ] {
 		return
 	}
-	if typ == "" {
-		p.diag(l.Number, `line has no "type"`)
-		return
-	}
-	if !claudeTypes[typ] {
-		p.diag(l.Number, fmt.Sprintf("unknown line type %q", typ))
-		return
-	}
-	if claudeSkip[typ] {
-		return
+	if c.Names == nil {
+		c.Names = map[string]string{}
 	}
 	s := &p.Session
 	if s.ID == "" && info.sid != "" {
@@ -216,9 +201,7 @@ func (c *ClaudeReader) user(l Line, msg []byte, ts string, tur []byte, p *Parsed
 		}
 		blocks, bad := claudeBlocks(inner)
 		r.Blocks = blocks
-		for _, m := range bad {
-			p.diag(l.Number, fmt.Sprintf("tool result %s: %s", callID, m))
-		}
+		resultProblems(p, l.Number, callID, bad)
 		found = append(found, r)
 		return true
 	})
@@ -308,14 +291,4 @@ func claudeBlocks(v []byte) (blocks []retention.Block, problems []string) {
 		problems = append(problems, "content array is malformed")
 	}
 	return blocks, problems
-}
-
-// lineStart quotes the first bytes of a bad line so a diagnostic says what
-// was there without echoing a whole (possibly secret-bearing) line.
-func lineStart(b []byte) string {
-	const n = 2
-	if len(b) > n {
-		b = b[:n]
-	}
-	return fmt.Sprintf("starts with %q", b)
 }

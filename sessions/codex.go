@@ -22,15 +22,9 @@ type CodexReader struct {
 // ReadLine reads one rollout line into p.
 func (c *CodexReader) ReadLine(l Line, p *Parsed) {
 	b := l.Bytes
-	if skipWS(b, 0) == len(b) {
-		return
-	}
-	if c.Names == nil {
-		c.Names = map[string]string{}
-	}
 	var typ, ts string
 	var payload []byte
-	_, err := wholeObject(b, func(k []byte, vs, ve int) bool {
+	ok := scanLine(l, p, codexTypes, &typ, func(k []byte, vs, ve int) bool {
 		switch string(k) {
 		case "type":
 			typ, _ = str(b[vs:ve])
@@ -41,17 +35,11 @@ func (c *CodexReader) ReadLine(l Line, p *Parsed) {
 		}
 		return true
 	})
-	if err != nil {
-		p.diag(l.Number, fmt.Sprintf("not a JSON object (%s)", lineStart(b)))
+	if !ok {
 		return
 	}
-	if !codexTypes[typ] {
-		if typ == "" {
-			p.diag(l.Number, `line has no "type"`)
-		} else {
-			p.diag(l.Number, fmt.Sprintf("unknown line type %q", typ))
-		}
-		return
+	if c.Names == nil {
+		c.Names = map[string]string{}
 	}
 	p.seeTime(ts)
 	if len(payload) == 0 || payload[0] != '{' {
@@ -101,9 +89,7 @@ func (c *CodexReader) ReadLine(l Line, p *Parsed) {
 			blocks, problems := codexBlocks(f["output"])
 			r.Blocks = blocks
 			r.IsError = codexIsError(blocks)
-			for _, m := range problems {
-				p.diag(l.Number, fmt.Sprintf("tool result %s: %s", id, m))
-			}
+			resultProblems(p, l.Number, id, problems)
 			p.addResult(r)
 		}
 	case "event_msg":
@@ -133,12 +119,10 @@ func (c *CodexReader) ReadLine(l Line, p *Parsed) {
 				}
 				return true
 			})
-			if cached > in {
-				cached = in
-			}
+			fresh, cached := splitCached(in, cached)
 			// total_token_usage is a running total repeated after every
 			// request: the last one is the session's usage.
-			p.addUsage(Usage{Key: "total", Input: in - cached, CacheRead: cached, CacheWrite: cw, Output: out, Reasoning: reas})
+			p.addUsage(Usage{Key: "total", Input: fresh, CacheRead: cached, CacheWrite: cw, Output: out, Reasoning: reas})
 		}
 	}
 }

@@ -91,10 +91,7 @@ func ReadGeminiDoc(doc []byte, p *Parsed) {
 				}
 				return true
 			})
-			if cached > in {
-				cached = in
-			}
-			u.Input, u.CacheRead = in-cached, cached
+			u.Input, u.CacheRead = splitCached(in, cached)
 			p.addUsage(u)
 		}
 		if len(calls) == 0 || calls[0] != '[' {
