@@ -9,31 +9,13 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"spillscope/internal/fixtures"
 )
 
-// realFixtures finds ../shared/fixtures/real next to the repository root.
-func realFixtures(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	real := filepath.Join(dir, "..", "shared", "fixtures", "real")
-	if _, err := os.Stat(real); err != nil {
-		t.Skipf("real session fixtures not found at %s", real)
-	}
-	return real
-}
+// realFixtures finds ../shared/fixtures/real beside the repository or skips
+// the test.
+var realFixtures = fixtures.RealRoot
 
 // claudeToolResults reads every tool_result of Claude Code session logs as a
 // Result; inline images are stored as attachment files under attach, as the

@@ -5,32 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"spillscope/internal/fixtures"
 )
 
-// realRoot finds ../shared/fixtures/real from the repo root (walking up to
-// go.mod) or skips the test.
-func realRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", "fixtures", "real")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("real fixtures not available at %s: %v", p, err)
-	}
-	return p
-}
+// realRoot finds ../shared/fixtures/real beside the repository or skips
+// the test.
+var realRoot = fixtures.RealRoot
 
 func openTemp(t testing.TB) *DB {
 	t.Helper()
