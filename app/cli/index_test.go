@@ -9,24 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"spillscope/internal/fixtures"
 	"spillscope/retention"
 	"spillscope/sessions"
 	"spillscope/sessions/samplegen"
 )
 
 // realFixtures is ../shared/fixtures/real from the repo root, or a skip.
-func realFixtures(t *testing.T) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "fixtures", "real")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("real fixtures not available at %s: %v", p, err)
-	}
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return abs
-}
+var realFixtures = fixtures.RealRoot
 
 func envFor(t *testing.T, vars map[string]string) (Env, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
