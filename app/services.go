@@ -70,7 +70,7 @@ func sessionRow(r sessions.SessionSummary) SessionRow {
 
 func resultRow(r sessions.ResultRow) ResultRow {
 	row := ResultRow{
-		ID: r.ID, SessionID: r.SessionRowID, CallID: r.CallID, Tool: r.ToolName, Time: r.Time, IsError: r.IsError,
+		ID: r.ID, SessionID: r.SessionRowID, Project: r.Project, CallID: r.CallID, Tool: r.ToolName, Time: r.Time, IsError: r.IsError,
 		TextBytes: r.TextBytes, Images: r.Images, EstimatedTokens: -1, Tokens: r.Tokens, TokensExact: r.TokensExact,
 		File: r.Path, Line: r.Line,
 	}

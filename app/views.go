@@ -47,8 +47,11 @@ type SessionQuery struct {
 
 // ResultRow is one tool result in a session's list.
 type ResultRow struct {
-	ID        int64  `json:"id"`
-	SessionID int64  `json:"sessionId"`
+	ID        int64 `json:"id"`
+	SessionID int64 `json:"sessionId"`
+	// Project is the session's project (its working folder), for lists
+	// that span sessions.
+	Project   string `json:"project"`
 	CallID    string `json:"callId"`
 	Tool      string `json:"tool"`
 	Time      string `json:"time"`

@@ -18,6 +18,7 @@ type ResultRow struct {
 	SessionRowID int64  `json:"sessionRowId"`
 	SessionID    string `json:"sessionId"`
 	Harness      string `json:"harness"`
+	Project      string `json:"project"`
 	Route        string `json:"route"`
 	CallID       string `json:"callId"`
 	ToolName     string `json:"toolName"`
@@ -41,7 +42,7 @@ type ResultRow struct {
 	Index         int          `json:"index"`
 }
 
-const resultFields = `r.id, r.session_id, s.session_id, s.harness, s.route, r.call_id, r.tool_name, r.at, r.is_error, r.text_bytes, r.image_count, r.est_tokens,
+const resultFields = `r.id, r.session_id, s.session_id, s.harness, s.project, s.route, r.call_id, r.tool_name, r.at, r.is_error, r.text_bytes, r.image_count, r.est_tokens,
   r.rank_tokens, r.spill_kind, r.spill_path, r.spill_resolved, r.spill_exists, f.path, r.src_offset, r.src_length, r.src_line, r.src_index`
 
 const resultJoins = ` JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id`
@@ -53,7 +54,7 @@ func scanResultRow(sc interface{ Scan(...any) error }) (ResultRow, error) {
 	var est sql.NullInt64
 	var kind, path, resolved sql.NullString
 	var exists sql.NullBool
-	err := sc.Scan(&r.ID, &r.SessionRowID, &r.SessionID, &r.Harness, &r.Route, &r.CallID, &r.ToolName, &r.Time, &r.IsError, &r.TextBytes, &r.Images, &est,
+	err := sc.Scan(&r.ID, &r.SessionRowID, &r.SessionID, &r.Harness, &r.Project, &r.Route, &r.CallID, &r.ToolName, &r.Time, &r.IsError, &r.TextBytes, &r.Images, &est,
 		&r.Tokens, &kind, &path, &resolved, &exists, &r.Path, &r.Offset, &r.Length, &r.Line, &r.Index)
 	if err != nil {
 		return r, err

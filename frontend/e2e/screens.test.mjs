@@ -148,6 +148,8 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
     // Sessions by tokens.
     await page.getByTestId('session-order').selectOption('tokens');
     await waitFor(async () => nonIncreasing(await tokensOf('session-tokens')), 'sessions sorted by tokens', 10000);
+    await page.getByTestId('largest').scrollIntoViewIfNeeded();
+    await shot('sessions-ranked');
     const firstSession = await page.getByTestId('session-row').first().getAttribute('data-session-id');
     await page.getByTestId('session-order').selectOption('');
 

@@ -124,6 +124,7 @@ export const en = {
     tokens: 'Tokens',
     size: 'Text',
     images: 'Images',
+    notice: 'Spill notice',
     where: 'Source',
   },
   search: {

@@ -124,6 +124,7 @@ export const zh: Messages = {
     tokens: 'Token',
     size: '文本',
     images: '图片',
+    notice: 'Spill 提示',
     where: '来源',
   },
   search: {

@@ -45,7 +45,7 @@ export function session(over: Partial<SessionRow> = {}): SessionRow {
 
 export function resultRow(over: Partial<ResultRow> = {}): ResultRow {
   return {
-    id: 7, sessionId: 1, callId: 'c', tool: 'Bash', time: '', isError: false, textBytes: 100, images: 0, estimatedTokens: -1, tokens: 29, tokensExact: false,
+    id: 7, sessionId: 1, project: '/p', callId: 'c', tool: 'Bash', time: '', isError: false, textBytes: 100, images: 0, estimatedTokens: -1, tokens: 29, tokensExact: false,
     noticeKind: '', noticePath: '', noticeFileExists: false, file: '/f.jsonl', line: 3,
     ...over,
   };

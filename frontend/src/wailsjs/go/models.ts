@@ -347,6 +347,7 @@ export namespace app {
 	export class ResultRow {
 	    id: number;
 	    sessionId: number;
+	    project: string;
 	    callId: string;
 	    tool: string;
 	    time: string;
@@ -370,6 +371,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
 	        this.sessionId = source["sessionId"];
+	        this.project = source["project"];
 	        this.callId = source["callId"];
 	        this.tool = source["tool"];
 	        this.time = source["time"];
