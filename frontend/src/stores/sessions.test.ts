@@ -47,6 +47,34 @@ describe('sessions store: indexing', () => {
     expect(indexStatus).toHaveBeenCalledTimes(3);
   });
 
+  it('reloads the open session while a pass runs, so its figures turn exact as they are counted', async () => {
+    const statuses = [status({ running: true, phase: 'tokens' }), status({ running: false })];
+    const indexStatus = vi.fn(() => Promise.resolve(statuses.shift() ?? status()));
+    const answers = [
+      [resultRow({ id: 1, tokens: 300, tokensExact: false })],
+      [resultRow({ id: 1, tokens: 280, tokensExact: true })],
+      [resultRow({ id: 1, tokens: 280, tokensExact: true })],
+    ];
+    const sessionResults = vi.fn(() => Promise.resolve(answers.shift() ?? []));
+    const s = createSessionsStore(
+      fakeBridge({
+        startIndex: () => Promise.resolve(status({ running: true })),
+        indexStatus,
+        sessionResults,
+        listSessions: () => Promise.resolve([session()]),
+      }),
+    );
+    await s.openSession(1);
+    expect(get(s).results).toEqual({ state: 'ready', value: [resultRow({ id: 1, tokens: 300, tokensExact: false })] });
+    await s.startIndex();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(sessionResults).toHaveBeenCalledTimes(2);
+    expect(get(s).results).toEqual({ state: 'ready', value: [resultRow({ id: 1, tokens: 280, tokensExact: true })] });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(sessionResults).toHaveBeenCalledTimes(3);
+    expect(get(s).polling).toBe(false);
+  });
+
   it('stops polling and keeps the error when a status call fails', async () => {
     const indexStatus = vi.fn(() => Promise.reject(new Error('db locked')));
     const s = createSessionsStore(

@@ -91,8 +91,12 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
       update((s) => ({ ...s, status: st }));
       if (st.running) {
         schedulePoll();
-        // New sessions show up while the pass runs, not only at its end.
+        // New sessions show up while the pass runs, not only at its end,
+        // and the open session's figures turn exact as the token phase
+        // counts them.
         void loadList();
+        const open = get(store).sessionId;
+        if (open) void loadResults(open);
       } else {
         stopPolling();
         await loadList();
