@@ -69,7 +69,16 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
     await page.getByTestId('index-start').click();
     await page.getByTestId('session-row').first().waitFor({ timeout: 60000 });
     await waitFor(async () => (await page.getByTestId('index-panel').getAttribute('data-running')) === 'false', 'indexing to finish', 60000);
-    assert.match(await page.getByTestId('index-totals').textContent(), /\d+ sessions · \d+ tool results/);
+    const totals = await page.getByTestId('index-totals').textContent();
+    assert.match(totals, /\d+ sessions · \d+ tool results/);
+    // The list header counts sessions as the totals do (a subagent shares its parent's id), transcripts beside.
+    await waitFor(async () => {
+      const head = await page.getByTestId('session-count').textContent();
+      return head.match(/^(\d+) sessions/)?.[1] === totals.match(/(\d+) sessions/)[1];
+    }, 'the list header and the totals to agree on the session count', 10000);
+    const head = await page.getByTestId('session-count').textContent();
+    const transcripts = Number(head.match(/(\d+) transcripts/)?.[1] ?? head.match(/^(\d+)/)[1]);
+    assert.equal(transcripts, await page.getByTestId('session-row').count(), head);
     const rows = page.getByTestId('session-row');
     assert.ok((await rows.count()) >= 2, 'the sample holds several sessions');
     const harnesses = new Set(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.harness)));

@@ -93,6 +93,7 @@ export const en = {
     search: 'Search project, model or session id',
     searchHint: 'Press / to search',
     count: '{n} sessions',
+    transcripts: '{n} transcripts with subagents',
     harness: 'Harness',
     project: 'Project',
     model: 'Model',

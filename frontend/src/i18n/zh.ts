@@ -96,6 +96,7 @@ export const zh: Messages = {
     search: '搜索项目、模型或会话 ID',
     searchHint: '按 / 键搜索',
     count: '{n} 个会话',
+    transcripts: '含子代理共 {n} 个记录',
     harness: '工具',
     project: '项目',
     model: '模型',
