@@ -2,9 +2,11 @@ package app
 
 import (
 	"bytes"
+	"cmp"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -175,7 +177,7 @@ func TestResultDetailOnSample(t *testing.T) {
 
 func TestSearchOnSample(t *testing.T) {
 	s, _, _, _, _ := newIndexedApp(t)
-	rows, err := s.Search("panic recovered", "")
+	rows, err := s.Search(SearchQuery{Query: "panic recovered"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +199,7 @@ func TestSearchOnSample(t *testing.T) {
 	}
 	// Credential values are redacted before the full-text index sees them.
 	for _, secret := range samplegen.Secrets {
-		got, err := s.Search(secret, "")
+		got, err := s.Search(SearchQuery{Query: secret})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,11 +208,91 @@ func TestSearchOnSample(t *testing.T) {
 		}
 	}
 	for _, q := range []string{`"unbalanced`, `AND OR NOT`, `col:thing*`, `a"b`} {
-		if _, err := s.Search(q, ""); err != nil {
+		if _, err := s.Search(SearchQuery{Query: q}); err != nil {
 			t.Errorf("query %q: %v (user text must never be read as FTS syntax)", q, err)
 		}
 	}
-	if _, err := s.Search("   ", ""); err == nil {
+	if _, err := s.Search(SearchQuery{Query: "   "}); err == nil {
 		t.Error("an empty search was accepted")
+	}
+}
+
+// The rankings through the bindings: every order sorted as it says, the
+// largest list equal to the top of every result, unsupported orders and
+// limits refused with the value named.
+func TestRankingsOnSample(t *testing.T) {
+	s, _, _, _, _ := newIndexedApp(t)
+	list, err := s.List(SessionQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []ResultRow
+	for _, sess := range list {
+		rows, err := s.Results(sess.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum int64
+		for _, r := range rows {
+			if !r.TokensExact || r.Tokens != r.EstimatedTokens {
+				t.Errorf("result %d after indexing: tokens %d exact %v estimated %d", r.ID, r.Tokens, r.TokensExact, r.EstimatedTokens)
+			}
+			if r.Project != sess.Project {
+				t.Errorf("result %d project %q, its session's %q", r.ID, r.Project, sess.Project)
+			}
+			sum += r.Tokens
+		}
+		if sess.Tokens != sum || !sess.TokensExact {
+			t.Errorf("session %d tokens %d (exact %v), its results sum to %d", sess.ID, sess.Tokens, sess.TokensExact, sum)
+		}
+		all = append(all, rows...)
+	}
+	if len(all) < 10 {
+		t.Fatalf("sample has %d results", len(all))
+	}
+	top, err := s.Largest(10)
+	if err != nil || len(top) != 10 {
+		t.Fatalf("Largest(10): %d rows, %v", len(top), err)
+	}
+	tokens := make([]int64, len(all))
+	for i, r := range all {
+		tokens[i] = r.Tokens
+	}
+	slices.Sort(tokens)
+	slices.Reverse(tokens)
+	for i, r := range top {
+		if r.Tokens != tokens[i] {
+			t.Errorf("largest #%d has %d tokens, the %d-th largest of all results has %d", i+1, r.Tokens, i+1, tokens[i])
+		}
+	}
+	byTokens, err := s.List(SessionQuery{Order: "tokens"})
+	if err != nil || len(byTokens) != len(list) {
+		t.Fatalf("List by tokens: %d rows, %v", len(byTokens), err)
+	}
+	if !slices.IsSortedFunc(byTokens, func(a, b SessionRow) int { return cmp.Compare(b.Tokens, a.Tokens) }) {
+		t.Error("sessions by tokens are not sorted")
+	}
+	hits, err := s.Search(SearchQuery{Query: "the", Order: "tokens"})
+	if err != nil || len(hits) < 2 {
+		t.Fatalf("search by tokens: %d hits, %v", len(hits), err)
+	}
+	if !slices.IsSortedFunc(hits, func(a, b ResultRow) int { return cmp.Compare(b.Tokens, a.Tokens) }) {
+		t.Error("search by tokens is not sorted")
+	}
+	for _, tc := range []struct {
+		name string
+		call func() error
+		want string
+	}{
+		{"largest 0", func() error { _, err := s.Largest(0); return err }, "limit 0"},
+		{"largest 501", func() error { _, err := s.Largest(501); return err }, "limit 501"},
+		{"list by relevance", func() error { _, err := s.List(SessionQuery{Order: "relevance"}); return err }, `"relevance"`},
+		{"list by bogus", func() error { _, err := s.List(SessionQuery{Order: "bogus"}); return err }, `"bogus"`},
+		{"search by bogus", func() error { _, err := s.Search(SearchQuery{Query: "x", Order: "size"}); return err }, `"size"`},
+	} {
+		err := tc.call()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one naming %s", tc.name, err, tc.want)
+		}
 	}
 }

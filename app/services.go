@@ -43,6 +43,9 @@ func (s *Sessions) List(q SessionQuery) ([]SessionRow, error) {
 	if err != nil {
 		return nil, err
 	}
+	if order != "" && order != sessions.OrderTokens {
+		return nil, fmt.Errorf("app: the sessions list has no order %q (want \"\" or \"tokens\")", q.Order)
+	}
 	rows, err := db.BrowseSessions(s.ctx, sessions.SessionFilter{Harness: q.Harness, Search: q.Search, Order: order, Limit: q.Limit, Offset: q.Offset})
 	if err != nil {
 		return nil, err
@@ -236,11 +239,10 @@ func (s *Sessions) Status() (IndexStatus, error) {
 const maxSearchQuery = 500
 
 // Search finds tool results whose text (with credential-bearing URLs already
-// redacted) holds every word of query. order is "" or "relevance" (best
-// match first, ties by tokens), "tokens" (most tokens first, exact once
-// counted) or "source" (session and file order). Words are matched as FTS5
-// phrases, so punctuation in the query is never read as FTS syntax.
-func (s *Sessions) Search(query, order string) ([]ResultRow, error) {
+// redacted) holds every word of q.Query, in q.Order. Words are matched as
+// FTS5 phrases, so punctuation in the query is never read as FTS syntax.
+func (s *Sessions) Search(q SearchQuery) ([]ResultRow, error) {
+	query := q.Query
 	words := strings.Fields(query)
 	if len(words) == 0 {
 		return nil, errors.New("app: type a word to search for")
@@ -248,7 +250,7 @@ func (s *Sessions) Search(query, order string) ([]ResultRow, error) {
 	if len(query) > maxSearchQuery {
 		return nil, fmt.Errorf("app: search is %d bytes, more than %d", len(query), maxSearchQuery)
 	}
-	o, err := sessions.ParseOrder(order)
+	o, err := sessions.ParseOrder(q.Order)
 	if err != nil {
 		return nil, err
 	}

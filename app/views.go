@@ -35,6 +35,16 @@ type SessionRow struct {
 	TokensExact bool  `json:"tokensExact"`
 }
 
+// SearchQuery is a full-text search of tool results.
+type SearchQuery struct {
+	// Query holds the words; each is matched as a phrase.
+	Query string `json:"query"`
+	// Order is "" or "relevance" (best match first, ties by tokens),
+	// "tokens" (most tokens first, exact once counted) or "source"
+	// (session and file order).
+	Order string `json:"order"`
+}
+
 // SessionQuery filters the sessions list.
 type SessionQuery struct {
 	Harness string `json:"harness"`

@@ -66,9 +66,11 @@ func StoreAttachment(dir string, data []byte, opts StoreOptions) (Attachment, st
 	case !opts.KeepUnknown:
 		return Attachment{}, "", fmt.Errorf("%w: %w", ErrImage, err)
 	default:
-		// The declared subtype names the file only when it cannot leave
-		// the folder or fake a second extension.
-		if _, sub, ok := strings.Cut(a.MediaType, "/"); ok && sub != "" && !strings.ContainsAny(sub, `/\.`) {
+		// The declared subtype (untrusted) names the file only when it is
+		// a short plain token: it can then neither leave the folder, fake
+		// a second extension, nor carry a character a file system treats
+		// specially (":", NUL, spaces).
+		if _, sub, ok := strings.Cut(a.MediaType, "/"); ok && safeSubtype(sub) {
 			a.Ext = sub
 		}
 	}
@@ -109,4 +111,22 @@ func writeOnce(dir, dst string, data []byte) error {
 		return fmt.Errorf("%w: write %s: %w", ErrAttachmentStore, filepath.Base(dst), err)
 	}
 	return nil
+}
+
+// safeSubtype accepts a media subtype usable as a file extension:
+// [a-z0-9][a-z0-9+-]{0,15}.
+func safeSubtype(sub string) bool {
+	if sub == "" || len(sub) > 16 {
+		return false
+	}
+	for i := 0; i < len(sub); i++ {
+		c := sub[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		case (c == '+' || c == '-') && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -84,6 +84,12 @@ func (d *DB) EstimateTokens(ctx context.Context, opts EnrichOptions) error {
 	if err != nil || len(list) == 0 {
 		return err
 	}
+	return d.estimate(ctx, opts, list)
+}
+
+// estimate counts the listed results; the list may be stale by the time a
+// count is written (see the write's guard).
+func (d *DB) estimate(ctx context.Context, opts EnrichOptions, list []todo) error {
 	imgs := map[int64]map[int]dims{}
 	rows, err := d.db.QueryContext(ctx, `SELECT ra.result_id, ra.block_index, a.width, a.height FROM result_attachments ra
 JOIN attachments a ON a.sha256 = ra.sha256 JOIN tool_results r ON r.id = ra.result_id WHERE r.est_tokens IS NULL`)
@@ -141,11 +147,14 @@ JOIN attachments a ON a.sha256 = ra.sha256 JOIN tool_results r ON r.id = ra.resu
 		if !e.ok {
 			return nil
 		}
-		// The row may have been re-indexed meanwhile (and its id reused):
-		// write only to the result that was read.
+		// The row may have been re-indexed meanwhile (and its id reused),
+		// or its session moved to another route: write only to the result
+		// that was read, and only while its session is on the route it was
+		// counted on.
 		_, err := tx.ExecContext(ctx, `UPDATE tool_results SET est_tokens = ?, est_text_tokens = ?, est_image_tokens = ?, est_route = ?
-WHERE id = ? AND call_id = ? AND src_offset = ? AND est_tokens IS NULL`,
-			e.total, e.text, e.image, e.route, e.id, e.callID, e.offset)
+WHERE id = ? AND call_id = ? AND src_offset = ? AND est_tokens IS NULL
+  AND (SELECT route FROM sessions WHERE sessions.id = tool_results.session_id) = ?`,
+			e.total, e.text, e.image, e.route, e.id, e.callID, e.offset, e.route)
 		return err
 	})
 }
@@ -305,5 +314,7 @@ func (d *DB) Search(ctx context.Context, query string, order Order, limit int) (
 	case OrderSource:
 		q = searchBySource
 	}
-	return d.queryResults(ctx, fmt.Sprintf("search %q", query), q, query, limit)
+	// The query is not echoed: people search for values they would not
+	// want in a log.
+	return d.queryResults(ctx, "search", q, query, limit)
 }

@@ -770,11 +770,15 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, fileID, c.harness, s.ID, s.
 			return fmt.Errorf("sessions: index %s: usage: %w", c.path, err)
 		}
 	}
-	if old.Route != "" && old.Route != route {
-		// The session's route changed (a model line came later): counts
-		// made on the old route are stale, so the token phase redoes them.
-		if _, err := tx.ExecContext(ctx, `UPDATE tool_results SET est_tokens = NULL, est_text_tokens = NULL, est_image_tokens = NULL, est_route = NULL
-WHERE session_id = ? AND est_tokens IS NOT NULL`, sessID); err != nil {
+	// Counts made on another route than the session's (its model line came
+	// later, or an earlier pass saw none) are stale: the token phase redoes
+	// them, and images rank on the new route meanwhile.
+	if _, err := tx.ExecContext(ctx, `UPDATE tool_results SET est_tokens = NULL, est_text_tokens = NULL, est_image_tokens = NULL, est_route = NULL
+WHERE session_id = ? AND est_tokens IS NOT NULL AND COALESCE(est_route, '') <> ?`, sessID, route); err != nil {
+		return fmt.Errorf("sessions: index %s: route change: %w", c.path, err)
+	}
+	if old.Route != route {
+		if err := reapprox(ctx, tx, sessID, route); err != nil {
 			return fmt.Errorf("sessions: index %s: route change: %w", c.path, err)
 		}
 	}

@@ -1,6 +1,10 @@
 package sessions
 
 import (
+	"context"
+	"database/sql"
+	"fmt"
+
 	"spillscope/retention"
 	"spillscope/retention/imagecost"
 )
@@ -62,4 +66,45 @@ func approxTokens(textBytes int64, images []attachRef, route string) int64 {
 		}
 	}
 	return n
+}
+
+// reapprox prices a session's results with images again on its new route
+// (their text part does not depend on the route).
+func reapprox(ctx context.Context, tx *sql.Tx, sessID int64, route string) error {
+	rows, err := tx.QueryContext(ctx, `SELECT r.id, r.text_bytes, a.width, a.height FROM tool_results r
+JOIN result_attachments ra ON ra.result_id = r.id JOIN attachments a ON a.sha256 = ra.sha256
+WHERE r.session_id = ? ORDER BY r.id`, sessID)
+	if err != nil {
+		return fmt.Errorf("reprice images: %w", err)
+	}
+	type acc struct {
+		text int64
+		imgs []attachRef
+	}
+	var order []int64
+	by := map[int64]*acc{}
+	for rows.Next() {
+		var id, text int64
+		var a Attachment
+		if err := rows.Scan(&id, &text, &a.Width, &a.Height); err != nil {
+			rows.Close()
+			return fmt.Errorf("reprice images: %w", err)
+		}
+		if by[id] == nil {
+			by[id] = &acc{text: text}
+			order = append(order, id)
+		}
+		by[id].imgs = append(by[id].imgs, attachRef{att: a})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reprice images: %w", err)
+	}
+	for _, id := range order {
+		a := by[id]
+		if _, err := tx.ExecContext(ctx, `UPDATE tool_results SET approx_tokens = ? WHERE id = ?`, approxTokens(a.text, a.imgs, route), id); err != nil {
+			return fmt.Errorf("reprice images: %w", err)
+		}
+	}
+	return nil
 }

@@ -327,3 +327,102 @@ func TestRankMigrationOnAnOlderIndex(t *testing.T) {
 		t.Errorf("approximation not backfilled: %+v", rows[1])
 	}
 }
+
+// A first pass that saw no model line leaves the route empty (priced like
+// Anthropic); when a later pass finds the model, those counts are redone.
+func TestRouteFromEmptyRecounts(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, "p", "er.jsonl")
+	writeFile(t, path, cResult("er", "toolu_1", strings.Repeat("héllo wörld ", 300)))
+	d := openTemp(t)
+	index(t, d, root)
+	if err := d.EstimateTokens(t.Context(), EnrichOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := d.Results(t.Context(), ResultFilter{})
+	if err != nil || len(first) != 1 || !first[0].TokensExact || first[0].Route != "" {
+		t.Fatalf("first pass: %+v %v", first, err)
+	}
+	appendFile(t, path, mustJSON(map[string]any{
+		"type": "assistant", "sessionId": "er", "timestamp": "2026-01-01T00:00:09.000Z", "requestId": "q9",
+		"message": map[string]any{"id": "m9", "model": "gpt-4-turbo", "role": "assistant", "content": []any{map[string]any{"type": "text", "text": "done"}}},
+	}))
+	index(t, d, root)
+	mid, err := d.Results(t.Context(), ResultFilter{})
+	if err != nil || len(mid) != 1 || mid[0].Route == "" {
+		t.Fatalf("second pass: %+v %v", mid, err)
+	}
+	if mid[0].TokensExact {
+		t.Errorf("count made with no route kept after the session moved to %s", mid[0].Route)
+	}
+}
+
+// A count read before a route change and written after it is dropped: the
+// token phase's list is a snapshot, the write checks the session's route.
+func TestStaleRouteCountIsNotWritten(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, "p", "st.jsonl")
+	writeFile(t, path, cAssistant("st", "m1", "q1", "toolu_1", "Bash", 1)+cResult("st", "toolu_1", strings.Repeat("héllo wörld ", 300)))
+	d := openTemp(t)
+	index(t, d, root)
+	list, err := d.todos(t.Context(), todoTokens)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("%v %v", list, err)
+	}
+	appendFile(t, path, mustJSON(map[string]any{
+		"type": "assistant", "sessionId": "st", "timestamp": "2026-01-01T00:00:09.000Z", "requestId": "q9",
+		"message": map[string]any{"id": "m9", "model": "gpt-4-turbo", "role": "assistant", "content": []any{map[string]any{"type": "text", "text": "done"}}},
+	}))
+	index(t, d, root)
+	if err := d.estimate(t.Context(), EnrichOptions{}, list); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := d.Results(t.Context(), ResultFilter{})
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("%v %v", rows, err)
+	}
+	if rows[0].TokensExact {
+		t.Fatalf("a count made on %s was written to a session now on %s", list[0].route, rows[0].Route)
+	}
+	if err := d.EstimateTokens(t.Context(), EnrichOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var estRoute string
+	if err := d.db.QueryRow(`SELECT est_route FROM tool_results`).Scan(&estRoute); err != nil || estRoute != rows[0].Route {
+		t.Errorf("next phase counted on %q (%v), want %q", estRoute, err, rows[0].Route)
+	}
+}
+
+// Images rank on the session's current route: a route change reprices the
+// approximation before the token phase recounts.
+func TestRouteChangeRepricesImages(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, "p", "ri.jsonl")
+	img := []any{map[string]any{"type": "image", "source": map[string]any{"type": "base64", "media_type": "image/png", "data": pngOf(t, 1500, 1000)}}}
+	writeFile(t, path, cAssistant("ri", "m1", "q1", "toolu_1", "Screenshot", 1)+cResult("ri", "toolu_1", img))
+	d := openTemp(t)
+	index(t, d, root)
+	before, err := d.Results(t.Context(), ResultFilter{})
+	if err != nil || len(before) != 1 {
+		t.Fatalf("%v %v", before, err)
+	}
+	appendFile(t, path, mustJSON(map[string]any{
+		"type": "assistant", "sessionId": "ri", "timestamp": "2026-01-01T00:00:09.000Z", "requestId": "q9",
+		"message": map[string]any{"id": "m9", "model": "gpt-4-turbo", "role": "assistant", "content": []any{map[string]any{"type": "text", "text": "done"}}},
+	}))
+	index(t, d, root)
+	after, err := d.Results(t.Context(), ResultFilter{})
+	if err != nil || len(after) != 1 || after[0].Route == before[0].Route {
+		t.Fatalf("%v %v", after, err)
+	}
+	for _, r := range []ResultRow{before[0], after[0]} {
+		calc, _ := routeFor(r.Route)
+		n, err := calc(1500, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Tokens != int64(n) {
+			t.Errorf("on %s the image ranks at %d, want %d", r.Route, r.Tokens, n)
+		}
+	}
+}

@@ -159,6 +159,12 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
     await waitFor(async () => nonIncreasing(await tokensOf('session-tokens')), 'sessions sorted by tokens', 10000);
     await page.getByTestId('largest').scrollIntoViewIfNeeded();
     await shot('sessions-ranked');
+    await page.getByTestId('lang-zh').click();
+    await page.getByText('最大的工具结果').waitFor({ timeout: 10000 });
+    await page.getByTestId('largest').scrollIntoViewIfNeeded();
+    await shot('sessions-ranked-zh');
+    await page.getByTestId('lang-en').click();
+    await page.getByText('Largest tool results').waitFor({ timeout: 10000 });
     const firstSession = await page.getByTestId('session-row').first().getAttribute('data-session-id');
     await page.getByTestId('session-order').selectOption('');
 

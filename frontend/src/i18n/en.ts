@@ -126,7 +126,6 @@ export const en = {
     size: 'Text',
     images: 'Images',
     notice: 'Spill notice',
-    where: 'Source',
   },
   search: {
     title: 'Search inside tool results',

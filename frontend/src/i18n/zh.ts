@@ -126,7 +126,6 @@ export const zh: Messages = {
     size: '文本',
     images: '图片',
     notice: 'Spill 提示',
-    where: '来源',
   },
   search: {
     title: '在工具结果中搜索',

@@ -75,6 +75,28 @@ describe('sessions store: indexing', () => {
     expect(get(s).polling).toBe(false);
   });
 
+  it('does not start a reload while the previous one is still in flight', async () => {
+    const indexStatus = vi.fn(() => Promise.resolve(status({ running: true })));
+    let first = true;
+    const slow = new Promise<never[]>(() => {});
+    const sessionResults = vi.fn(() => {
+      if (first) {
+        first = false;
+        return Promise.resolve([resultRow()]);
+      }
+      return slow;
+    });
+    const listSessions = vi.fn(() => slow);
+    const s = createSessionsStore(fakeBridge({ startIndex: () => Promise.resolve(status({ running: true })), indexStatus, sessionResults, listSessions }));
+    await s.openSession(1);
+    await s.startIndex();
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(indexStatus).toHaveBeenCalledTimes(4);
+    expect(sessionResults).toHaveBeenCalledTimes(2);
+    expect(listSessions).toHaveBeenCalledTimes(1);
+    s.destroy();
+  });
+
   it('stops polling and keeps the error when a status call fails', async () => {
     const indexStatus = vi.fn(() => Promise.reject(new Error('db locked')));
     const s = createSessionsStore(

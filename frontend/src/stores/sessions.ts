@@ -69,6 +69,8 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
   let listSeq = 0;
   let resultsSeq = 0;
   let destroyed = false;
+  let listBusy = false;
+  let resultsBusy = false;
 
   function stopPolling() {
     if (pollTimer) clearTimeout(pollTimer);
@@ -94,9 +96,10 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
         // New sessions show up while the pass runs, not only at its end,
         // and the open session's figures turn exact as the token phase
         // counts them.
-        void loadList();
+        // A reload still in flight is not started again.
+        if (!listBusy) void loadList();
         const open = get(store).sessionId;
-        if (open) void loadResults(open);
+        if (open && !resultsBusy) void loadResults(open);
       } else {
         stopPolling();
         await loadList();
@@ -111,6 +114,24 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
   }
 
   async function loadList() {
+    listBusy = true;
+    try {
+      await fetchList();
+    } finally {
+      listBusy = false;
+    }
+  }
+
+  async function loadResults(id: number) {
+    resultsBusy = true;
+    try {
+      await fetchResults(id);
+    } finally {
+      resultsBusy = false;
+    }
+  }
+
+  async function fetchList() {
     const seq = ++listSeq;
     const { harness, search, order } = get(store);
     update((s) => ({ ...s, sessions: { state: 'loading', value: 'value' in s.sessions ? s.sessions.value : undefined } }));
@@ -129,7 +150,7 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
     }
   }
 
-  async function loadResults(id: number) {
+  async function fetchResults(id: number) {
     const seq = ++resultsSeq;
     update((s) => ({ ...s, results: { state: 'loading', value: 'value' in s.results && s.sessionId === id ? s.results.value : undefined } }));
     try {

@@ -474,6 +474,20 @@ export namespace app {
 	        this.calculator = source["calculator"];
 	    }
 	}
+	export class SearchQuery {
+	    query: string;
+	    order: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.query = source["query"];
+	        this.order = source["order"];
+	    }
+	}
 	export class SessionQuery {
 	    harness: string;
 	    search: string;

@@ -17,7 +17,7 @@ export function Result(arg1:number):Promise<app.ResultDetail>;
 
 export function Results(arg1:number):Promise<Array<app.ResultRow>>;
 
-export function Search(arg1:string,arg2:string):Promise<Array<app.ResultRow>>;
+export function Search(arg1:app.SearchQuery):Promise<Array<app.ResultRow>>;
 
 export function Startup(arg1:context.Context):Promise<void>;
 

@@ -30,8 +30,8 @@ export function Results(arg1) {
   return window['go']['app']['Sessions']['Results'](arg1);
 }
 
-export function Search(arg1, arg2) {
-  return window['go']['app']['Sessions']['Search'](arg1, arg2);
+export function Search(arg1) {
+  return window['go']['app']['Sessions']['Search'](arg1);
 }
 
 export function Startup(arg1) {
