@@ -184,6 +184,7 @@ func TestSplitMatchesRegexpOnRealLogs(t *testing.T) {
 	}
 	for _, encoding := range []string{EncodingO200k, EncodingCL100k} {
 		t.Run(encoding, func(t *testing.T) {
+			t.Parallel() // the slowest check of the package (regexp2 is the reference): one core per encoding
 			m, err := getModel(encoding)
 			if err != nil {
 				t.Fatal(err)
