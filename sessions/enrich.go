@@ -180,7 +180,11 @@ func (d *DB) IndexText(ctx context.Context, opts EnrichOptions) error {
 		var sb strings.Builder
 		for _, b := range res.Content {
 			if b.Type == retention.TypeText {
-				sb.WriteString(links.Redact(b.Text))
+				// URLs Redact recognises become placeholders; listed
+				// credential parameters in any other spelling (a doubly
+				// escaped or fully percent-encoded URL, a bare name=value)
+				// lose their values.
+				sb.WriteString(links.ScrubValues(links.Redact(b.Text)))
 				sb.WriteByte('\n')
 			}
 		}

@@ -10,8 +10,13 @@ import (
 
 func TestEnrichRedactsAndCaches(t *testing.T) {
 	const secret = "SECRETVALUE0123456789"
+	// The same kind of value in spellings Redact does not see as a URL.
+	hidden := []string{"DOUBLYESCAPED0123456789", "PERCENTENCODED0123456789", "BAREPAIR0123456789"}
 	root := t.TempDir()
-	text := "deploy log: fetched https://bucket.s3.amazonaws.com/k.tar?X-Amz-Signature=" + secret + "&X-Amz-Expires=60 then unpacked zebrafish"
+	text := "deploy log: fetched https://bucket.s3.amazonaws.com/k.tar?X-Amz-Signature=" + secret + "&X-Amz-Expires=60 then unpacked zebrafish" +
+		`\n{"u":"https:\\/\\/b.s3.amazonaws.com\\/k?X-Amz-Signature=` + hidden[0] + `\\u0026X-Amz-Date=1"}` +
+		" next=https%3A%2F%2Fb.s3.amazonaws.com%2Fk%3FX-Amz-Signature%3D" + hidden[1] + "%26X-Amz-Date%3D1" +
+		" env access_token=" + hidden[2] + " done"
 	persisted := mustJSON(map[string]any{
 		"type": "user", "sessionId": "s6", "timestamp": "2026-01-01T00:00:03.000Z",
 		"toolUseResult": map[string]any{"stdout": "x", "persistedOutputPath": "/elsewhere/s6/tool-results/toolu_z.txt"},
@@ -60,8 +65,37 @@ func TestEnrichRedactsAndCaches(t *testing.T) {
 				continue
 			}
 			// FTS5 stores lower-cased terms.
-			if bytes.Contains(bytes.ToLower(b), bytes.ToLower([]byte(secret))) {
-				t.Errorf("%s holds the credential value", filepath.Base(d.Path()+suffix))
+			for _, v := range append([]string{secret}, hidden...) {
+				if bytes.Contains(bytes.ToLower(b), bytes.ToLower([]byte(v))) {
+					t.Errorf("%s holds the credential value %s", filepath.Base(d.Path()+suffix), v)
+				}
+			}
+		}
+	})
+	t.Run("no credential value among the search terms", func(t *testing.T) {
+		// FTS5 compresses terms that share a prefix, so the file check above
+		// can miss one; the vocabulary lists every term whole.
+		if _, err := d.db.Exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.terms USING fts5vocab(main, result_fts, row)`); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		if err := d.db.QueryRow(`SELECT COUNT(*) FROM temp.terms WHERE term = 'zebrafish'`).Scan(&n); err != nil || n != 1 {
+			t.Fatalf("vocabulary lacks a word the text holds (%d, %v): this check would prove nothing", n, err)
+		}
+		for _, v := range append([]string{secret}, hidden...) {
+			var terms []string
+			rows, err := d.db.Query(`SELECT term FROM temp.terms WHERE instr(term, ?) > 0`, strings.ToLower(v))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				var term string
+				rows.Scan(&term)
+				terms = append(terms, term)
+			}
+			rows.Close()
+			if len(terms) > 0 {
+				t.Errorf("search terms hold the credential value %s: %q", v, terms)
 			}
 		}
 	})
