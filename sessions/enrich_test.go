@@ -123,3 +123,48 @@ func TestEnrichRedactsAndCaches(t *testing.T) {
 		}
 	})
 }
+
+// An index whose search entries were written before the scrub is rebuilt:
+// its old terms are gone and the next pass re-adds every result.
+func TestSearchRebuiltOnUpgrade(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "p", "up.jsonl"), cAssistant("up", "m", "r", "toolu_u", "Bash", 1)+cResult("up", "toolu_u", "heron sighted"))
+	path := filepath.Join(t.TempDir(), "index.db")
+	d, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	index(t, d, root)
+	if err := d.Enrich(t.Context(), EnrichOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// What an older version could have written, and its migration undone.
+	var id int64
+	d.db.QueryRow(`SELECT id FROM tool_results`).Scan(&id)
+	for _, q := range []string{`DELETE FROM result_fts WHERE rowid = ?`, `INSERT INTO result_fts (rowid, body) VALUES (?, 'heron sighted access_token=oldleak0123')`} {
+		if _, err := d.db.Exec(q, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := d.db.Exec(`DELETE FROM migrations WHERE name = '0003_rescrub_search.sql'`); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := d.Search(t.Context(), `"oldleak0123"`, "", 10); err != nil || len(rows) != 1 {
+		t.Fatalf("setup: the old term is not searchable (%d, %v)", len(rows), err)
+	}
+	d.Close()
+	d, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if rows, err := d.Search(t.Context(), `"oldleak0123"`, "", 10); err != nil || len(rows) != 0 {
+		t.Errorf("old term still found after the upgrade: %d rows, %v", len(rows), err)
+	}
+	if err := d.Enrich(t.Context(), EnrichOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := d.Search(t.Context(), `"heron"`, "", 10); err != nil || len(rows) != 1 {
+		t.Errorf("not re-added after the upgrade: %d rows, %v", len(rows), err)
+	}
+}
