@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import {
-  budgetToSlider, formatBytes, formatCompact, formatCount, formatRate, formatTokens, niceBudget, parseBudget,
-  parseBudgets, percent, SLIDER_MAX, SLIDER_STEPS, sliderToBudget, utf8Length, splitControls,
+  SLIDER_MAX,
+  SLIDER_STEPS,
+  baseName,
+  budgetToSlider,
+  formatBytes,
+  formatCompact,
+  formatCount,
+  formatRate,
+  formatTokens,
+  niceBudget,
+  parseBudget,
+  parseBudgets,
+  percent,
+  sliderToBudget,
+  splitControls,
+  utf8Length,
 } from './format';
 
 describe('formatBytes', () => {
@@ -165,5 +179,19 @@ describe('splitControls', () => {
   it('returns plain text as one segment, and empty text as one empty segment', () => {
     expect(splitControls('索引 plain')).toEqual([{ text: '索引 plain', control: false }]);
     expect(splitControls('')).toEqual([{ text: '', control: false }]);
+  });
+});
+
+describe('baseName', () => {
+  it.each([
+    ['/home/u/proj', 'proj'],
+    ['/home/u/proj/', 'proj'],
+    ['C:\\Users\\u\\proj', 'proj'],
+    ['rollout.jsonl', 'rollout.jsonl'],
+    ['', ''],
+    [null, ''],
+    ['/', ''],
+  ])('%s -> %s', (p, want) => {
+    expect(baseName(p)).toBe(want);
   });
 });

@@ -175,3 +175,9 @@ export function splitControls(s: string): Segment[] {
 export function utf8Length(s: string): number {
   return new TextEncoder().encode(s).length;
 }
+
+/** baseName is the last segment of a path with / or \ separators ("" for none): "/home/u/proj/" -> "proj". */
+export function baseName(p: string | null | undefined): string {
+  const parts = (p || '').split(/[\\/]/).filter(Boolean);
+  return parts[parts.length - 1] ?? '';
+}

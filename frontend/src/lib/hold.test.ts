@@ -1,0 +1,46 @@
+import { describe, expect, it, vi } from 'vitest';
+import { holdWhileInside } from './hold';
+
+// A stand-in for the list's element: an event target that knows its children.
+function fakeNode(children: object[] = []) {
+  const t = new EventTarget() as EventTarget & { contains: (n: unknown) => boolean };
+  t.contains = (n: unknown) => n === t || children.includes(n as object);
+  return t as unknown as HTMLElement;
+}
+function fire(node: HTMLElement, type: string, relatedTarget: unknown = null) {
+  node.dispatchEvent(Object.assign(new Event(type), { relatedTarget }));
+}
+
+describe('holdWhileInside', () => {
+  it('holds while the pointer or focus is inside and releases once both have left', () => {
+    const child = {};
+    const node = fakeNode([child]);
+    const cb = { hold: vi.fn(), release: vi.fn() };
+    const action = holdWhileInside(node, cb);
+    fire(node, 'mouseenter');
+    fire(node, 'focusin');
+    expect(cb.hold).toHaveBeenCalledTimes(1);
+    fire(node, 'mouseleave');
+    expect(cb.release).not.toHaveBeenCalled(); // focus is still inside
+    fire(node, 'focusout', child); // focus moved to another row
+    expect(cb.release).not.toHaveBeenCalled();
+    fire(node, 'focusout', null);
+    expect(cb.release).toHaveBeenCalledTimes(1);
+    action.destroy();
+    fire(node, 'mouseenter');
+    expect(cb.hold).toHaveBeenCalledTimes(1);
+  });
+
+  it('calls the callbacks it was last given', () => {
+    const node = fakeNode();
+    const first = { hold: vi.fn(), release: vi.fn() };
+    const second = { hold: vi.fn(), release: vi.fn() };
+    const action = holdWhileInside(node, first);
+    action.update(second);
+    fire(node, 'mouseenter');
+    fire(node, 'mouseleave');
+    expect(first.hold).not.toHaveBeenCalled();
+    expect(second.hold).toHaveBeenCalledTimes(1);
+    expect(second.release).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,41 @@
+/**
+ * holdWhileInside is a Svelte action for lists whose order changes while an
+ * index pass runs: it calls hold when the pointer or keyboard focus enters
+ * the node and release when both have left it, so a list can keep its rows
+ * still under a click.
+ */
+export function holdWhileInside(node: HTMLElement, cb: { hold: () => void; release: () => void }) {
+  let current = cb;
+  let pointer = false;
+  let focus = false;
+  const update = (p: boolean, f: boolean) => {
+    const was = pointer || focus;
+    pointer = p;
+    focus = f;
+    if (!was && (p || f)) current.hold();
+    else if (was && !p && !f) current.release();
+  };
+  const enter = () => update(true, focus);
+  const leave = () => update(false, focus);
+  const focusIn = () => update(pointer, true);
+  const focusOut = (e: FocusEvent) => {
+    const to = e.relatedTarget as Node | null;
+    if (to && node.contains(to)) return;
+    update(pointer, false);
+  };
+  node.addEventListener('mouseenter', enter);
+  node.addEventListener('mouseleave', leave);
+  node.addEventListener('focusin', focusIn);
+  node.addEventListener('focusout', focusOut);
+  return {
+    update(next: { hold: () => void; release: () => void }) {
+      current = next;
+    },
+    destroy() {
+      node.removeEventListener('mouseenter', enter);
+      node.removeEventListener('mouseleave', leave);
+      node.removeEventListener('focusin', focusIn);
+      node.removeEventListener('focusout', focusOut);
+    },
+  };
+}
