@@ -141,6 +141,7 @@ export const en = {
     tool: 'Tool',
     time: 'Time',
     size: 'Text',
+    notice: 'Spill notice',
     where: 'Source',
   },
   session: {

@@ -141,6 +141,7 @@ export const zh: Messages = {
     tool: '工具',
     time: '时间',
     size: '文字',
+    notice: 'Spill 提示',
     where: '来源',
   },
   session: {
