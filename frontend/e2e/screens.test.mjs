@@ -237,6 +237,14 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
     assert.ok((await page.locator('[data-testid=projection-blocks] [data-kind=notice]').count()) === 1, 'the notice is shown');
     const tighter = await settle(1500, 'a projection at 1500 tokens');
     assert.ok(tighter.total <= 1500, `total ${tighter.total} stays within 1500`);
+    // Budget 0: the notice alone exceeds it, so the original stays; the core stopped counting early, so
+    // what the model sees is shown as a lower bound, not as an exact total.
+    await page.getByTestId('budget-input').fill('0');
+    await waitFor(async () => (await status.getAttribute('data-status')) === 'preserved', 'the preserved status at budget 0', 20000);
+    assert.equal(await total.getAttribute('data-lower-bound'), 'true');
+    assert.match(await total.textContent(), /^≥ /);
+    await page.getByTestId('budget-input').fill('1500');
+    await waitFor(async () => (await status.getAttribute('data-status')) !== 'preserved', 'back to 1500 tokens', 20000);
     assert.match(await page.locator('#pane-rerun').textContent(), /Re-run at budget/);
     await shot('result');
 
