@@ -30,7 +30,7 @@ func (r *Retention) Retain(req RetainRequest) (Projection, error) {
 	if err != nil {
 		return Projection{}, err
 	}
-	res, opts, err := r.input(db, req)
+	res, opts, row, err := r.input(db, req)
 	if err != nil {
 		return Projection{}, err
 	}
@@ -39,17 +39,20 @@ func (r *Retention) Retain(req RetainRequest) (Projection, error) {
 	if err != nil {
 		return Projection{}, err
 	}
+	if row != nil {
+		sessions.UseCountedTotal(&out, *row)
+	}
 	return projection(out, res, req.Budget, db.AttachmentDir()), nil
 }
 
 // input resolves a request to content and options (route, encoding, tool,
-// the spill path the notice would name).
-func (r *Retention) input(db *sessions.DB, req RetainRequest) (retention.Result, retention.Options, error) {
+// the spill path the notice would name), and for an indexed result its row.
+func (r *Retention) input(db *sessions.DB, req RetainRequest) (retention.Result, retention.Options, *sessions.ResultRow, error) {
 	opts := retention.Options{Route: req.Route, Encoding: req.Encoding, ToolName: req.ToolName}
 	if req.ResultID > 0 {
 		row, res, err := db.LoadResult(context.Background(), req.ResultID)
 		if err != nil {
-			return res, opts, err
+			return res, opts, nil, err
 		}
 		if opts.Route == "" {
 			opts.Route = row.Route
@@ -58,22 +61,22 @@ func (r *Retention) input(db *sessions.DB, req RetainRequest) (retention.Result,
 			opts.ToolName = row.ToolName
 		}
 		opts.SpillPath = filepath.Join(r.store.cfg.DataDir, "spills", fmt.Sprintf("result-%d.txt", row.ID))
-		return res, opts, nil
+		return res, opts, &row, nil
 	}
 	if strings.TrimSpace(req.JSON) == "" {
-		return retention.Result{}, opts, errors.New("app: give a result id or tool-result JSON")
+		return retention.Result{}, opts, nil, errors.New("app: give a result id or tool-result JSON")
 	}
 	if len(req.JSON) > maxPastedJSON {
-		return retention.Result{}, opts, fmt.Errorf("app: pasted JSON is %d bytes, more than %d", len(req.JSON), maxPastedJSON)
+		return retention.Result{}, opts, nil, fmt.Errorf("app: pasted JSON is %d bytes, more than %d", len(req.JSON), maxPastedJSON)
 	}
 	res, err := retention.ParseResult([]byte(req.JSON))
 	if err != nil {
-		return res, opts, err
+		return res, opts, nil, err
 	}
 	storePastedImages(&res, db.AttachmentDir())
 	sum := sha256.Sum256([]byte(req.JSON))
 	opts.SpillPath = filepath.Join(r.store.cfg.DataDir, "spills", "pasted-"+hex.EncodeToString(sum[:8])+".txt")
-	return res, opts, nil
+	return res, opts, nil, nil
 }
 
 // storePastedImages writes pasted image data into the attachment store so
@@ -162,7 +165,7 @@ func (r *Retention) Sweep(req SweepRequest) ([]SweepRow, error) {
 		return nil, err
 	}
 	if req.ResultID > 0 {
-		res, opts, err := r.input(db, RetainRequest{ResultID: req.ResultID, Route: req.Route})
+		res, opts, row, err := r.input(db, RetainRequest{ResultID: req.ResultID, Route: req.Route})
 		if err != nil {
 			return nil, err
 		}
@@ -171,9 +174,12 @@ func (r *Retention) Sweep(req SweepRequest) ([]SweepRow, error) {
 			return nil, err
 		}
 		rows := make([]SweepRow, len(outs))
-		for i, o := range outs {
+		for i := range outs {
+			o := &outs[i]
+			exact := sessions.UseCountedTotal(o, *row)
 			rows[i] = SweepRow{Budget: req.Budgets[i], Results: 1, InlineTokens: int64(o.Tokens.Total),
-				OmittedBytes: o.OmittedBytes, OmittedImages: o.OmittedImages}
+				OmittedBytes: o.OmittedBytes, OmittedImages: o.OmittedImages,
+				InlineTokensLowerBound: !exact && o.Status != retention.StatusReplaced && o.Status != retention.StatusNoticeOnly}
 			switch o.Status {
 			case retention.StatusReplaced:
 				rows[i].Replaced = 1
@@ -194,7 +200,8 @@ func (r *Retention) Sweep(req SweepRequest) ([]SweepRow, error) {
 	rows := make([]SweepRow, len(got))
 	for i, g := range got {
 		rows[i] = SweepRow{Budget: g.Budget, Results: g.Results, Replaced: g.Replaced, NoticeOnly: g.NoticeOnly,
-			Preserved: g.Preserved, InlineTokens: g.InlineTokens, OmittedBytes: g.OmittedBytes, OmittedImages: g.OmittedImages}
+			Preserved: g.Preserved, InlineTokens: g.InlineTokens, OmittedBytes: g.OmittedBytes, OmittedImages: g.OmittedImages,
+			InlineTokensLowerBound: g.InlineTokensLowerBound}
 	}
 	return rows, nil
 }

@@ -193,6 +193,9 @@ type SweepRow struct {
 	InlineTokens  int64 `json:"inlineTokens"`
 	OmittedBytes  int64 `json:"omittedBytes"`
 	OmittedImages int   `json:"omittedImages"`
+	// InlineTokensLowerBound: some result kept whole was not counted through,
+	// so InlineTokens is at least this much.
+	InlineTokensLowerBound bool `json:"inlineTokensLowerBound"`
 }
 
 // LinkRow is one link of one indexed tool result, for the reviewers' list.

@@ -58,7 +58,7 @@ type SessionFilter struct {
 const (
 	sessionWhere = `
 WHERE (? = '' OR s.harness = ?)
-  AND (? = '%%' OR lower(s.project) LIKE ? OR lower(s.model) LIKE ? OR lower(s.session_id) LIKE ? OR lower(f.path) LIKE ?)`
+  AND (? = '%%' OR lower(s.project) LIKE ? ESCAPE '\' OR lower(s.model) LIKE ? ESCAPE '\' OR lower(s.session_id) LIKE ? ESCAPE '\' OR lower(f.path) LIKE ? ESCAPE '\')`
 	sessionsByTime   = sessionSelect + sessionWhere + ` ORDER BY s.started_at DESC, s.id DESC LIMIT ? OFFSET ?`
 	sessionsByTokens = sessionSelect + sessionWhere + ` ORDER BY tokens DESC, s.id DESC LIMIT ? OFFSET ?`
 )
@@ -80,13 +80,16 @@ func scanSession(sc interface{ Scan(...any) error }) (SessionSummary, error) {
 	return s, err
 }
 
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
 // BrowseSessions lists sessions, newest first or by tokens.
 func (d *DB) BrowseSessions(ctx context.Context, f SessionFilter) ([]SessionSummary, error) {
 	limit := f.Limit
 	if limit <= 0 || limit > 5000 {
 		limit = 500
 	}
-	like := "%" + strings.ToLower(f.Search) + "%"
+	// The user's text is matched literally: % and _ are not wildcards.
+	like := "%" + likeEscaper.Replace(strings.ToLower(f.Search)) + "%"
 	q := sessionsByTime
 	if f.Order == OrderTokens {
 		q = sessionsByTokens

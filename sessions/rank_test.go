@@ -426,3 +426,66 @@ func TestRouteChangeRepricesImages(t *testing.T) {
 		}
 	}
 }
+
+// A result kept whole at a small budget is summed at its exact count (the
+// token phase's), not at the partial count the decision stopped at; before
+// the token phase the sweep says its sum is a lower bound.
+func TestSweepUsesCountedTotals(t *testing.T) {
+	root := t.TempDir()
+	big := strings.Repeat("line of a long build log with words and numbers 12345\n", 2000)
+	writeFile(t, filepath.Join(root, "p", "sw.jsonl"), cAssistant("sw", "m1", "q1", "toolu_1", "Bash", 1)+cResult("sw", "toolu_1", big))
+	d := openTemp(t)
+	index(t, d, root)
+	budgets := []int64{0, 3000}
+	before, err := d.Sweep(t.Context(), budgets, SweepOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before[0].Preserved != 1 || !before[0].InlineTokensLowerBound {
+		t.Errorf("budget 0 before counting: %+v (want preserved, a lower bound)", before[0])
+	}
+	if err := d.EstimateTokens(t.Context(), EnrichOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := d.Results(t.Context(), ResultFilter{})
+	if err != nil || len(rows) != 1 || rows[0].EstTokens == nil {
+		t.Fatalf("%v %v", rows, err)
+	}
+	after, err := d.Sweep(t.Context(), budgets, SweepOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after[0].InlineTokensLowerBound || after[0].InlineTokens != *rows[0].EstTokens {
+		t.Errorf("budget 0 after counting: %+v, want exactly %d", after[0], *rows[0].EstTokens)
+	}
+	if after[1].Replaced != 1 || after[1].InlineTokens > 3000 || after[0].InlineTokens <= after[1].InlineTokens {
+		t.Errorf("the whole result at budget 0 (%d) must cost more than its cut at 3000 (%+v)", after[0].InlineTokens, after[1])
+	}
+	// Another route than the count's: the stored count does not apply.
+	other, err := d.Sweep(t.Context(), budgets[:1], SweepOptions{Route: imagecost.RouteGemini})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !other[0].InlineTokensLowerBound {
+		t.Errorf("a count made on %s was used for route %s: %+v", rows[0].Route, imagecost.RouteGemini, other[0])
+	}
+}
+
+// The sessions filter matches the user's text literally.
+func TestSessionFilterIsLiteral(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "p", "lit.jsonl"), cAssistant("lit", "m1", "q1", "toolu_1", "Bash", 1)+cResult("lit", "toolu_1", "x"))
+	d := openTemp(t)
+	index(t, d, root)
+	for _, tc := range []struct {
+		q    string
+		want int
+	}{
+		{"", 1}, {"sonnet", 1}, {"SONNET-4", 1}, {"%", 0}, {"_", 0}, {"claude%sonnet", 0}, {"claude_sonnet", 0}, {`\`, 0}, {"claude-sonnet-4-5", 1},
+	} {
+		got, err := d.BrowseSessions(t.Context(), SessionFilter{Search: tc.q})
+		if err != nil || len(got) != tc.want {
+			t.Errorf("search %q: %d sessions (%v), want %d", tc.q, len(got), err, tc.want)
+		}
+	}
+}

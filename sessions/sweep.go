@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"spillscope/retention"
+	"spillscope/retention/imagecost"
 )
 
 // SweepRow is what a sweep found at one budget, over every result it read.
@@ -26,6 +27,37 @@ type SweepRow struct {
 	NoticeOnly int `json:"noticeOnly"`
 	// OmittedBytes sums the text bytes left out of the model's view.
 	OmittedBytes int64 `json:"omittedBytes"`
+	// InlineTokensLowerBound is set when InlineTokens is a lower bound: some
+	// result kept whole was neither counted by the token phase on this
+	// route nor counted through by the decision (which stops once a kept
+	// original exceeds the budget).
+	InlineTokensLowerBound bool `json:"inlineTokensLowerBound,omitempty"`
+}
+
+// UseCountedTotal gives an outcome that keeps the original in place the
+// token phase's exact count of that original, when the decision stopped
+// counting early (OriginalTokensExact false) and the stored count was made
+// on the route and encoding the outcome used. It reports whether the
+// outcome's figures are exact afterwards.
+func UseCountedTotal(o *retention.Outcome, r ResultRow) bool {
+	if o.OriginalTokensExact {
+		return true
+	}
+	route := r.Route
+	if route == "" {
+		route = imagecost.RouteAnthropic
+	}
+	_, enc := routeFor(r.Route)
+	if r.EstTokens == nil || o.Route != route || o.Encoding != enc {
+		return false
+	}
+	n := int(*r.EstTokens)
+	o.OriginalTokens, o.OriginalTokensExact = n, true
+	if o.Status != retention.StatusReplaced && o.Status != retention.StatusNoticeOnly {
+		o.Tokens.Total = n
+		o.Tokens.Text = n - o.Tokens.Images - o.Tokens.Notice
+	}
+	return true
 }
 
 // SweepOptions choose what a sweep covers and how it prices.
@@ -88,7 +120,11 @@ func (d *DB) Sweep(ctx context.Context, budgets []int64, opts SweepOptions) ([]S
 					mu.Unlock()
 					continue
 				}
-				for i, o := range outs {
+				for i := range outs {
+					o := &outs[i]
+					if !UseCountedTotal(o, r) && o.Status != retention.StatusReplaced && o.Status != retention.StatusNoticeOnly {
+						out[i].InlineTokensLowerBound = true
+					}
 					row := &out[i]
 					row.Results++
 					switch o.Status {

@@ -54,6 +54,9 @@ describe('token and count formatting', () => {
     [1500, '1.5k'],
     [200000, '200k'],
     [2_500_000, '2.5M'],
+    [9_007_199_254, '9.01B'],
+    [4_000_000_000_000, '4T'],
+    [9_007_199_254_740_991, '9.01e+15'],
   ])('compact %s -> %s', (n, want) => expect(formatCompact(n)).toBe(want));
   it('formats rates and percentages', () => {
     expect(formatRate(12.345)).toBe('12.3 MB/s');

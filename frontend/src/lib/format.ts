@@ -21,6 +21,9 @@ export function formatCompact(n: number): string {
   if (!Number.isFinite(n)) return '—';
   const a = Math.abs(n);
   const trim = (v: number) => String(Number(v.toPrecision(3)));
+  if (a >= 1e15) return n.toExponential(2);
+  if (a >= 1e12) return (n < 0 ? '-' : '') + trim(a / 1e12) + 'T';
+  if (a >= 1e9) return (n < 0 ? '-' : '') + trim(a / 1e9) + 'B';
   if (a >= 1e6) return (n < 0 ? '-' : '') + trim(a / 1e6) + 'M';
   if (a >= 1e3) return (n < 0 ? '-' : '') + trim(a / 1e3) + 'k';
   return String(Math.round(n));

@@ -7,38 +7,40 @@ function fakeNode(children: object[] = []) {
   t.contains = (n: unknown) => n === t || children.includes(n as object);
   return t as unknown as HTMLElement;
 }
-function fire(node: HTMLElement, type: string, relatedTarget: unknown = null) {
+// The callbacks run in a microtask (never mid-update); fire waits for it.
+async function fire(node: HTMLElement, type: string, relatedTarget: unknown = null) {
   node.dispatchEvent(Object.assign(new Event(type), { relatedTarget }));
+  await Promise.resolve();
 }
 
 describe('holdWhileInside', () => {
-  it('holds while the pointer or focus is inside and releases once both have left', () => {
+  it('holds while the pointer or focus is inside and releases once both have left', async () => {
     const child = {};
     const node = fakeNode([child]);
     const cb = { hold: vi.fn(), release: vi.fn() };
     const action = holdWhileInside(node, cb);
-    fire(node, 'mouseenter');
-    fire(node, 'focusin');
+    await fire(node, 'mouseenter');
+    await fire(node, 'focusin');
     expect(cb.hold).toHaveBeenCalledTimes(1);
-    fire(node, 'mouseleave');
+    await fire(node, 'mouseleave');
     expect(cb.release).not.toHaveBeenCalled(); // focus is still inside
-    fire(node, 'focusout', child); // focus moved to another row
+    await fire(node, 'focusout', child); // focus moved to another row
     expect(cb.release).not.toHaveBeenCalled();
-    fire(node, 'focusout', null);
+    await fire(node, 'focusout', null);
     expect(cb.release).toHaveBeenCalledTimes(1);
     action.destroy();
-    fire(node, 'mouseenter');
+    await fire(node, 'mouseenter');
     expect(cb.hold).toHaveBeenCalledTimes(1);
   });
 
-  it('calls the callbacks it was last given', () => {
+  it('calls the callbacks it was last given', async () => {
     const node = fakeNode();
     const first = { hold: vi.fn(), release: vi.fn() };
     const second = { hold: vi.fn(), release: vi.fn() };
     const action = holdWhileInside(node, first);
     action.update(second);
-    fire(node, 'mouseenter');
-    fire(node, 'mouseleave');
+    await fire(node, 'mouseenter');
+    await fire(node, 'mouseleave');
     expect(first.hold).not.toHaveBeenCalled();
     expect(second.hold).toHaveBeenCalledTimes(1);
     expect(second.release).toHaveBeenCalledTimes(1);

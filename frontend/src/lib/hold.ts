@@ -12,8 +12,10 @@ export function holdWhileInside(node: HTMLElement, cb: { hold: () => void; relea
     const was = pointer || focus;
     pointer = p;
     focus = f;
-    if (!was && (p || f)) current.hold();
-    else if (was && !p && !f) current.release();
+    // Deferred: focus can leave while the list is being torn down (a row
+    // opened with Enter), and state must not change mid-update.
+    if (!was && (p || f)) queueMicrotask(() => current.hold());
+    else if (was && !p && !f) queueMicrotask(() => current.release());
   };
   const enter = () => update(true, focus);
   const leave = () => update(false, focus);

@@ -8,7 +8,7 @@ beforeEach(() => vi.spyOn(console, 'error').mockImplementation(() => {}));
 afterEach(() => vi.restoreAllMocks());
 
 const row = (budget: number, over: Partial<SweepRow> = {}): SweepRow => ({
-  budget, results: 3, replaced: 1, noticeOnly: 0, preserved: 0, inlineTokens: budget, omittedBytes: 10, omittedImages: 0, ...over,
+  budget, results: 3, replaced: 1, noticeOnly: 0, preserved: 0, inlineTokens: budget, omittedBytes: 10, omittedImages: 0, inlineTokensLowerBound: false, ...over,
 });
 
 describe('sweep store', () => {

@@ -548,6 +548,7 @@ export namespace app {
 	    inlineTokens: number;
 	    omittedBytes: number;
 	    omittedImages: number;
+	    inlineTokensLowerBound: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SweepRow(source);
@@ -563,6 +564,7 @@ export namespace app {
 	        this.inlineTokens = source["inlineTokens"];
 	        this.omittedBytes = source["omittedBytes"];
 	        this.omittedImages = source["omittedImages"];
+	        this.inlineTokensLowerBound = source["inlineTokensLowerBound"];
 	    }
 	}
 
