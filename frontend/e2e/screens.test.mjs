@@ -237,12 +237,15 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
     assert.ok((await page.locator('[data-testid=projection-blocks] [data-kind=notice]').count()) === 1, 'the notice is shown');
     const tighter = await settle(1500, 'a projection at 1500 tokens');
     assert.ok(tighter.total <= 1500, `total ${tighter.total} stays within 1500`);
-    // Budget 0: the notice alone exceeds it, so the original stays; the core stopped counting early, so
-    // what the model sees is shown as a lower bound, not as an exact total.
+    // Budget 0: the notice alone exceeds it, so the original stays whole. The core stops counting early,
+    // but the token phase has counted this result on its route: the total is that exact count, not "≥".
     await page.getByTestId('budget-input').fill('0');
     await waitFor(async () => (await status.getAttribute('data-status')) === 'preserved', 'the preserved status at budget 0', 20000);
-    assert.equal(await total.getAttribute('data-lower-bound'), 'true');
-    assert.match(await total.textContent(), /^≥ /);
+    const counted = await page.evaluate(async (id) => (await window.go.app.Sessions.Result(id)).row.estimatedTokens, Number(rid));
+    assert.ok(counted > 0, 'the result was counted by the token phase');
+    await waitFor(async () => Number(await total.getAttribute('data-value')) === counted, `the total to be the counted ${counted}`, 20000);
+    assert.equal(await total.getAttribute('data-lower-bound'), 'false');
+    assert.doesNotMatch(await total.textContent(), /≥/);
     await page.getByTestId('budget-input').fill('1500');
     await waitFor(async () => (await status.getAttribute('data-status')) !== 'preserved', 'back to 1500 tokens', 20000);
     assert.match(await page.locator('#pane-rerun').textContent(), /Re-run at budget/);
