@@ -179,6 +179,10 @@ func TestBadInput(t *testing.T) {
 	if s.ToolResultImages != 1 {
 		t.Errorf("images %d, want 1 (the invalid one is a diagnostic)", s.ToolResultImages)
 	}
+	// The session's own count agrees with the totals.
+	if list, err := d.BrowseSessions(t.Context(), SessionFilter{}); err != nil || len(list) != 1 || list[0].Images != s.ToolResultImages {
+		t.Errorf("session images %v (%v), totals %d", list, err, s.ToolResultImages)
+	}
 	diags, err := d.BrowseDiagnostics(t.Context(), 100)
 	if err != nil {
 		t.Fatal(err)

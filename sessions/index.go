@@ -830,7 +830,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE sessions SET
   tool_results = (SELECT COUNT(*) FROM tool_results WHERE session_id = ?1),
-  tool_result_images = (SELECT COALESCE(SUM(image_count), 0) FROM tool_results WHERE session_id = ?1),
+  tool_result_images = (SELECT COUNT(*) FROM result_attachments ra JOIN tool_results r ON r.id = ra.result_id WHERE r.session_id = ?1),
   spill_notices = (SELECT COUNT(*) FROM tool_results WHERE session_id = ?1 AND spill_kind IS NOT NULL),
   input_tokens = (SELECT COALESCE(SUM(input), 0) FROM usage WHERE session_id = ?1),
   cache_read_tokens = (SELECT COALESCE(SUM(cache_read), 0) FROM usage WHERE session_id = ?1),
