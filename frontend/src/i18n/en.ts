@@ -355,6 +355,7 @@ export const en = {
     toolNameHint: 'the read tool passes through',
     example: 'Load an example',
     invalidJson: 'Not valid JSON: {detail}',
+    notToolResult: 'Valid JSON, but not a tool result: paste a content array ([{"type": "text", …}]) or an object with one ({"content": [...]}).',
     emptyJson: 'Paste a tool result to start.',
   },
 } as const;

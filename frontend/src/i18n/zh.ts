@@ -355,6 +355,7 @@ export const zh: Messages = {
     toolNameHint: '读文件工具直接通过',
     example: '载入示例',
     invalidJson: '不是有效的 JSON：{detail}',
+    notToolResult: '是有效的 JSON，但不是工具结果：请粘贴内容数组（[{"type": "text", …}]）或带有该数组的对象（{"content": [...]}）。',
     emptyJson: '粘贴一个工具结果即可开始。',
   },
 };

@@ -193,6 +193,15 @@ describe('result store: playground', () => {
     await vi.advanceTimersByTimeAsync(150);
     expect(retain).not.toHaveBeenCalled();
     expect(get(s).jsonProblem?.kind).toBe('invalid');
+    // Valid JSON of the wrong shape is an input problem too, never sent to Go.
+    for (const wrong of ['{}', '42', 'null', '"text"', '{"content":"x"}', '{"content":{"type":"text"}}']) {
+      s.setJson(wrong);
+      await vi.advanceTimersByTimeAsync(150);
+      expect(get(s).jsonProblem, wrong).toEqual({ kind: 'shape' });
+    }
+    expect(retain).not.toHaveBeenCalled();
+    s.setJson('[{"type":"text","text":"a bare content array"}]');
+    expect(get(s).jsonProblem).toBeNull();
     const json = '{"content":[{"type":"text","text":"hi"}]}';
     s.setJson(json);
     s.setToolName('Bash');

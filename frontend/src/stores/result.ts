@@ -18,7 +18,7 @@ export type FileState =
   | { state: 'error'; path: string; error: Failure }
   | { state: 'ready'; path: string; text: string; size: number; next: number; eof: boolean; more: boolean; moreError: Failure | null };
 
-export type JsonProblem = { kind: 'empty' } | { kind: 'invalid'; detail: string } | null;
+export type JsonProblem = { kind: 'empty' } | { kind: 'invalid'; detail: string } | { kind: 'shape' } | null;
 
 export interface ResultState {
   /** mode: an indexed result, or pasted JSON in the playground. */
@@ -264,13 +264,19 @@ function defaultRoute(routes: RouteInfo[]): string {
   return routes.find((r) => r.name === 'anthropic')?.name ?? routes[0]?.name ?? '';
 }
 
-/** checkJson catches what is not JSON before asking Go, so typing gives instant feedback. */
+/**
+ * checkJson catches what is not JSON, or not shaped like a tool result (a
+ * content array, or an object with one), before asking Go, so typing gives
+ * instant feedback under the editor rather than an error from the app.
+ */
 export function checkJson(text: string): JsonProblem {
   if (text.trim() === '') return { kind: 'empty' };
+  let v: unknown;
   try {
-    JSON.parse(text);
-    return null;
+    v = JSON.parse(text);
   } catch (e) {
     return { kind: 'invalid', detail: e instanceof Error ? e.message : String(e) };
   }
+  const content = Array.isArray(v) ? v : v && typeof v === 'object' ? (v as { content?: unknown }).content : undefined;
+  return Array.isArray(content) ? null : { kind: 'shape' };
 }
