@@ -220,6 +220,7 @@ export const en = {
     omittedImages: 'Omitted images',
     diagnostics: 'Diagnostics',
     computing: 'Computing…',
+    nothingToShow: 'Nothing to show until the input and the budget are valid.',
     pricedWith: 'priced with {route} · {encoding} · images: {calculator}',
     estimateVsProvider: 'Estimate {est} · provider input for the whole session {input}',
     loadMore: 'Load more',

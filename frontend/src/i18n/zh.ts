@@ -220,6 +220,7 @@ export const zh: Messages = {
     omittedImages: '省略的图片',
     diagnostics: '诊断',
     computing: '计算中…',
+    nothingToShow: '输入和预算都有效后才会显示内容。',
     pricedWith: '计价：{route} · {encoding} · 图片：{calculator}',
     estimateVsProvider: '估算 {est} · 整个会话的服务商输入 {input}',
     loadMore: '加载更多',
