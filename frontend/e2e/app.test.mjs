@@ -3,39 +3,25 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import {
-  binary, chromiumArgs, ensureArtifacts, freePort, readJSON, repoDir,
-  startGroup, startXvfb, stopAll, tempHome, waitFor,
+  ensureArtifacts, openApp, readJSON, stopAll, tempHome, waitFor,
 } from './harness.mjs';
 
 describe('app in a browser', () => {
-  let browser, page, base, home, app;
+  let browser, page, home;
 
   before(async () => {
-    const bin = binary('app-dev', 'make app-dev');
-    const { display } = await startXvfb();
     home = tempHome();
-    const port = await freePort();
-    base = `http://localhost:${port}`;
-    app = startGroup(bin, ['-devserver', `localhost:${port}`, '-assetdir', join(repoDir, 'frontend', 'dist')], {
-      cwd: repoDir,
-      env: {
+    ({ browser, page } = await openApp(
+      {
         ...process.env,
-        DISPLAY: display,
         HOME: join(home, 'home'),
         SPILLSCOPE_CONFIG_DIR: join(home, 'config'),
         SPILLSCOPE_DATA_DIR: join(home, 'data'),
         SPILLSCOPE_ROOTS: [join(home, 'roots', 'present'), join(home, 'roots', 'absent')].join(':'),
       },
-    });
-    await waitFor(async () => (await fetch(base + '/')).ok, 'the dev server to answer', 60000).catch((e) => {
-      throw new Error(e.message + '\napp log:\n' + app.log());
-    });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
-    page = await browser.newPage();
-    page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.goto(base + '/');
+      { waitBindings: false },
+    ));
   });
 
   after(async () => {

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
 
 export const frontendDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const repoDir = resolve(frontendDir, '..');
@@ -138,3 +139,29 @@ export const chromiumArgs = [
   '--disable-sync',
   '--disable-dev-shm-usage',
 ];
+
+/**
+ * openApp starts the dev-tagged app under its own Xvfb with env (DISPLAY is
+ * added), serving the built frontend, and opens it in headless Chromium.
+ * waitBindings waits until Go answers through window.go.
+ */
+export async function openApp(env, { viewport = { width: 1440, height: 900 }, waitBindings = true } = {}) {
+  const bin = binary('app-dev', 'make app-dev');
+  const { display } = await startXvfb();
+  const port = await freePort();
+  const base = `http://localhost:${port}`;
+  const app = startGroup(bin, ['-devserver', `localhost:${port}`, '-assetdir', join(repoDir, 'frontend', 'dist')], {
+    cwd: repoDir,
+    env: { ...env, DISPLAY: display },
+  });
+  await waitFor(async () => (await fetch(base + '/')).ok, 'the dev server to answer', 60000).catch((e) => {
+    throw new Error(e.message + '\napp log:\n' + app.log());
+  });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
+  const page = await browser.newPage({ viewport });
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+  await page.goto(base + '/');
+  // The bindings arrive after the page script; wait until Go answers.
+  if (waitBindings) await waitFor(() => page.evaluate(() => !!window.go?.app?.Sessions), 'the Go bindings', 30000);
+  return { app, base, browser, page };
+}

@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { binary, chromiumArgs, freePort, repoDir, startGroup, startXvfb, stopAll, tempHome, waitFor } from './harness.mjs';
+import { openApp, repoDir, stopAll, tempHome, waitFor } from './harness.mjs';
 
 const home = tempHome();
 const sampleDir = join(home, 'roots', 'sample');
@@ -35,22 +34,7 @@ describe('ranking before and after the token phase', { skip: skipReason ? `setup
   let browser, page;
 
   before(async () => {
-    const bin = binary('app-dev', 'make app-dev');
-    const { display } = await startXvfb();
-    const port = await freePort();
-    const base = `http://localhost:${port}`;
-    const app = startGroup(bin, ['-devserver', `localhost:${port}`, '-assetdir', join(repoDir, 'frontend', 'dist')], {
-      cwd: repoDir,
-      env: { ...env, DISPLAY: display },
-    });
-    await waitFor(async () => (await fetch(base + '/')).ok, 'the dev server to answer', 60000).catch((e) => {
-      throw new Error(e.message + '\napp log:\n' + app.log());
-    });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.goto(base + '/');
-    await waitFor(() => page.evaluate(() => !!window.go?.app?.Sessions), 'the Go bindings', 30000);
+    ({ browser, page } = await openApp(env));
   });
 
   after(async () => {

@@ -7,10 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import {
-  binary, chromiumArgs, ensureArtifacts, freePort, repoDir, startGroup, startXvfb, stopAll, tempHome, waitFor,
-} from './harness.mjs';
+import { ensureArtifacts, openApp, repoDir, stopAll, tempHome, waitFor } from './harness.mjs';
 
 // A signed-URL parameter followed by a value: a credential the screen must never show.
 const signedValue = /X-Amz-Signature=[^&\s"'<>]+/i;
@@ -28,35 +25,18 @@ const sampleDir = join(home, 'roots', 'sample');
 const skipReason = generateSample(sampleDir);
 
 describe('screens over a sample corpus', { skip: skipReason ? `sample corpus unavailable: ${skipReason}` : false }, () => {
-  let browser, page, app;
+  let browser, page;
   const shots = ensureArtifacts();
   const shot = (name) => page.screenshot({ path: join(shots, `screens-${name}.png`) });
 
   before(async () => {
-    const bin = binary('app-dev', 'make app-dev');
-    const { display } = await startXvfb();
-    const port = await freePort();
-    const base = `http://localhost:${port}`;
-    app = startGroup(bin, ['-devserver', `localhost:${port}`, '-assetdir', join(repoDir, 'frontend', 'dist')], {
-      cwd: repoDir,
-      env: {
-        ...process.env,
-        DISPLAY: display,
-        HOME: join(home, 'home'),
-        SPILLSCOPE_CONFIG_DIR: join(home, 'config'),
-        SPILLSCOPE_DATA_DIR: join(home, 'data'),
-        SPILLSCOPE_ROOTS: sampleDir,
-      },
-    });
-    await waitFor(async () => (await fetch(base + '/')).ok, 'the dev server to answer', 60000).catch((e) => {
-      throw new Error(e.message + '\napp log:\n' + app.log());
-    });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.goto(base + '/');
-    // The bindings arrive after the page script; wait until Go answers.
-    await waitFor(() => page.evaluate(() => !!window.go?.app?.Sessions), 'the Go bindings', 30000);
+    ({ browser, page } = await openApp({
+      ...process.env,
+      HOME: join(home, 'home'),
+      SPILLSCOPE_CONFIG_DIR: join(home, 'config'),
+      SPILLSCOPE_DATA_DIR: join(home, 'data'),
+      SPILLSCOPE_ROOTS: sampleDir,
+    }));
   });
 
   after(async () => {
