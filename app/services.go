@@ -67,7 +67,7 @@ func sessionRow(r sessions.SessionSummary) SessionRow {
 		Model: r.Model, Route: route, Started: r.Started, Ended: r.Ended, File: r.File,
 		ToolResults: r.ToolResults, Images: r.Images, SpillNotices: r.SpillNotices, TextBytes: r.TextBytes,
 		InputTokens: r.Input, OutputTokens: r.Output, CacheReadTokens: r.CacheRead, CacheWriteTokens: r.CacheWrite,
-		EstimatedTokens: r.EstTokens, Tokens: r.Tokens, TokensExact: r.TokensPending == 0,
+		Tokens: r.Tokens, TokensExact: r.TokensPending == 0,
 	}
 }
 

@@ -26,8 +26,6 @@ type SessionRow struct {
 	OutputTokens     int64 `json:"outputTokens"`
 	CacheReadTokens  int64 `json:"cacheReadTokens"`
 	CacheWriteTokens int64 `json:"cacheWriteTokens"`
-	// EstimatedTokens sums the tool results' text estimates known so far.
-	EstimatedTokens int64 `json:"estimatedTokens"`
 	// Tokens sums the results' ranking figures: exact counts where the token
 	// phase has run, size-based approximations elsewhere. TokensExact is
 	// true once every result is counted.

@@ -33,8 +33,6 @@ type SessionSummary struct {
 	CacheWrite   int64
 	Output       int64
 	Reasoning    int64
-	// EstTokens sums the results' estimates priced so far.
-	EstTokens int64
 	// Tokens sums every result's ranking figure (ResultRow.Tokens): exact
 	// when TokensPending is 0, partly approximate until then.
 	Tokens        int64
@@ -67,7 +65,6 @@ const sessionSelect = `SELECT s.id, s.harness, s.session_id, s.agent_id, s.proje
 	s.started_at, s.ended_at, f.path, s.tool_results, s.tool_result_images, s.spill_notices,
 	COALESCE((SELECT SUM(r.text_bytes) FROM tool_results r WHERE r.session_id = s.id), 0),
 	s.input_tokens, s.cache_read_tokens, s.cache_write_tokens, s.output_tokens, s.reasoning_tokens,
-	COALESCE((SELECT SUM(r.est_tokens) FROM tool_results r WHERE r.session_id = s.id), 0),
 	COALESCE((SELECT SUM(r.rank_tokens) FROM tool_results r WHERE r.session_id = s.id), 0) AS tokens,
 	(SELECT COUNT(*) FROM tool_results r WHERE r.session_id = s.id AND r.est_tokens IS NULL)
 FROM sessions s JOIN files f ON f.id = s.file_id`
@@ -76,7 +73,7 @@ func scanSession(sc interface{ Scan(...any) error }) (SessionSummary, error) {
 	var s SessionSummary
 	err := sc.Scan(&s.ID, &s.Harness, &s.SessionID, &s.AgentID, &s.Project, &s.Cwd, &s.Model, &s.Route,
 		&s.Started, &s.Ended, &s.File, &s.ToolResults, &s.Images, &s.SpillNotices, &s.TextBytes,
-		&s.Input, &s.CacheRead, &s.CacheWrite, &s.Output, &s.Reasoning, &s.EstTokens, &s.Tokens, &s.TokensPending)
+		&s.Input, &s.CacheRead, &s.CacheWrite, &s.Output, &s.Reasoning, &s.Tokens, &s.TokensPending)
 	return s, err
 }
 

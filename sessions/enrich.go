@@ -119,7 +119,7 @@ JOIN attachments a ON a.sha256 = ra.sha256 JOIN tool_results r ON r.id = ra.resu
 	}
 	work := func(t todo) est {
 		e := est{id: t.id, offset: t.offset, callID: t.callID, route: t.route}
-		calc, enc := routeFor(t.route)
+		_, calc, enc := routeFor(t.route)
 		res, err := ReadResultAt(t.harness, t.path, t.offset, t.length, t.index, t.callID)
 		if err != nil {
 			return e

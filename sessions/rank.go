@@ -36,19 +36,19 @@ func approxTextTokens(textBytes int64) int64 {
 // routeFor resolves a session's route for pricing: its calculator (nil for
 // a route without one, such as deepseek) and its text encoding. An empty or
 // unknown route prices like Anthropic, the harness most sessions come from.
-func routeFor(route string) (calc imagecost.Calculator, encoding string) {
+func routeFor(route string) (name string, calc imagecost.Calculator, encoding string) {
 	if route == "" {
 		route = imagecost.RouteAnthropic
 	}
 	rt, err := imagecost.Lookup(route)
 	if err != nil {
-		return nil, retention.DefaultEncoding
+		return route, nil, retention.DefaultEncoding
 	}
 	encoding = rt.Encoding
 	if encoding == "" {
 		encoding = retention.DefaultEncoding
 	}
-	return rt.Calc, encoding
+	return route, rt.Calc, encoding
 }
 
 // approxTokens is what a result ranks by until the token phase has counted
@@ -56,7 +56,7 @@ func routeFor(route string) (calc imagecost.Calculator, encoding string) {
 // the session's route.
 func approxTokens(textBytes int64, images []attachRef, route string) int64 {
 	n := approxTextTokens(textBytes)
-	calc, _ := routeFor(route)
+	_, calc, _ := routeFor(route)
 	if calc == nil {
 		return n
 	}

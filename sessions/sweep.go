@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"spillscope/retention"
-	"spillscope/retention/imagecost"
 )
 
 // SweepRow is what a sweep found at one budget, over every result it read.
@@ -43,11 +42,7 @@ func UseCountedTotal(o *retention.Outcome, r ResultRow) bool {
 	if o.OriginalTokensExact {
 		return true
 	}
-	route := r.Route
-	if route == "" {
-		route = imagecost.RouteAnthropic
-	}
-	_, enc := routeFor(r.Route)
+	route, _, enc := routeFor(r.Route)
 	if r.EstTokens == nil || o.Route != route || o.Encoding != enc {
 		return false
 	}

@@ -311,7 +311,6 @@ export namespace app {
 	    outputTokens: number;
 	    cacheReadTokens: number;
 	    cacheWriteTokens: number;
-	    estimatedTokens: number;
 	    tokens: number;
 	    tokensExact: boolean;
 	
@@ -339,7 +338,6 @@ export namespace app {
 	        this.outputTokens = source["outputTokens"];
 	        this.cacheReadTokens = source["cacheReadTokens"];
 	        this.cacheWriteTokens = source["cacheWriteTokens"];
-	        this.estimatedTokens = source["estimatedTokens"];
 	        this.tokens = source["tokens"];
 	        this.tokensExact = source["tokensExact"];
 	    }
