@@ -749,7 +749,8 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, c.path, c.root, c.harness, c.s
 	if route == "" {
 		route = imagecost.RouteForModel(s.Model)
 	}
-	if sessID == 0 {
+	existed := sessID != 0
+	if !existed {
 		err = tx.QueryRowContext(ctx, `INSERT INTO sessions (file_id, harness, session_id, agent_id, project, cwd, model, route, started_at, ended_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, fileID, c.harness, s.ID, s.AgentID, s.Project, s.Cwd, s.Model, route, s.Started, s.Ended).Scan(&sessID)
 	} else {
@@ -770,16 +771,19 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, fileID, c.harness, s.ID, s.
 			return fmt.Errorf("sessions: index %s: usage: %w", c.path, err)
 		}
 	}
-	// Counts made on another route than the session's (its model line came
-	// later, or an earlier pass saw none) are stale: the token phase redoes
-	// them, and images rank on the new route meanwhile.
-	if _, err := tx.ExecContext(ctx, `UPDATE tool_results SET est_tokens = NULL, est_text_tokens = NULL, est_image_tokens = NULL, est_route = NULL
+	// A session seen before keeps its results: counts made on another route
+	// than its own (its model line came later, or an earlier pass saw none)
+	// are stale, so the token phase redoes them, and images rank on the new
+	// route meanwhile. A new session has nothing to redo.
+	if existed {
+		if _, err := tx.ExecContext(ctx, `UPDATE tool_results SET est_tokens = NULL, est_text_tokens = NULL, est_image_tokens = NULL, est_route = NULL
 WHERE session_id = ? AND est_tokens IS NOT NULL AND COALESCE(est_route, '') <> ?`, sessID, route); err != nil {
-		return fmt.Errorf("sessions: index %s: route change: %w", c.path, err)
-	}
-	if old.Route != route {
-		if err := reapprox(ctx, tx, sessID, route); err != nil {
 			return fmt.Errorf("sessions: index %s: route change: %w", c.path, err)
+		}
+		if old.Route != route {
+			if err := reapprox(ctx, tx, sessID, route); err != nil {
+				return fmt.Errorf("sessions: index %s: route change: %w", c.path, err)
+			}
 		}
 	}
 	insResult, err := tx.PrepareContext(ctx, `INSERT INTO tool_results (session_id, file_id, call_id, tool_name, at, is_error, text_bytes, image_count, block_count,
