@@ -176,10 +176,10 @@ func (r *Retention) Sweep(req SweepRequest) ([]SweepRow, error) {
 		rows := make([]SweepRow, len(outs))
 		for i := range outs {
 			o := &outs[i]
-			exact := sessions.UseCountedTotal(o, *row)
+			lower := sessions.UseCountedTotal(o, *row)
 			rows[i] = SweepRow{Budget: req.Budgets[i], Results: 1, InlineTokens: int64(o.Tokens.Total),
 				OmittedBytes: o.OmittedBytes, OmittedImages: o.OmittedImages,
-				InlineTokensLowerBound: !exact && o.Status != retention.StatusReplaced && o.Status != retention.StatusNoticeOnly}
+				InlineTokensLowerBound: lower}
 			switch o.Status {
 			case retention.StatusReplaced:
 				rows[i].Replaced = 1

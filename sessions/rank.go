@@ -14,8 +14,8 @@ import (
 // approximation; the token phase later stores the exact count and every
 // ranking (the column rank_tokens) switches to it.
 
-// approxBytesPerToken is the ratio the approximation divides text bytes by,
-// as a fraction (7/2 = 3.5 bytes per token). Measured on the real fixtures
+// approxBytesNum/approxBytesDen is the ratio the approximation divides text
+// bytes by (7/2 = 3.5 bytes per token). Measured on the real fixtures
 // in ../shared/fixtures/real with o200k_base: Claude Code tool results
 // average 3.32 bytes per token, Codex 3.70, Gemini CLI 4.38 (code, logs and
 // JSON tokenize denser than prose).
@@ -34,8 +34,9 @@ func approxTextTokens(textBytes int64) int64 {
 }
 
 // routeFor resolves a session's route for pricing: its calculator (nil for
-// a route without one, such as deepseek) and its text encoding. An empty or
-// unknown route prices like Anthropic, the harness most sessions come from.
+// a route without one, such as deepseek) and its text encoding. An empty
+// route prices like Anthropic, the harness most sessions come from; an
+// unknown one has no calculator and the default encoding.
 func routeFor(route string) (name string, calc imagecost.Calculator, encoding string) {
 	if route == "" {
 		route = imagecost.RouteAnthropic

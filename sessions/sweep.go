@@ -36,23 +36,25 @@ type SweepRow struct {
 // UseCountedTotal gives an outcome that keeps the original in place the
 // token phase's exact count of that original, when the decision stopped
 // counting early (OriginalTokensExact false) and the stored count was made
-// on the route and encoding the outcome used. It reports whether the
-// outcome's figures are exact afterwards.
-func UseCountedTotal(o *retention.Outcome, r ResultRow) bool {
+// on the route and encoding the outcome used. It reports whether what the
+// model would see (o.Tokens) is still only a lower bound afterwards: the
+// original stays in place and no exact count of it applies.
+func UseCountedTotal(o *retention.Outcome, r ResultRow) (seenLowerBound bool) {
+	keeps := o.Status != retention.StatusReplaced && o.Status != retention.StatusNoticeOnly
 	if o.OriginalTokensExact {
-		return true
+		return false
 	}
 	route, _, enc := routeFor(r.Route)
 	if r.EstTokens == nil || o.Route != route || o.Encoding != enc {
-		return false
+		return keeps
 	}
 	n := int(*r.EstTokens)
 	o.OriginalTokens, o.OriginalTokensExact = n, true
-	if o.Status != retention.StatusReplaced && o.Status != retention.StatusNoticeOnly {
+	if keeps {
 		o.Tokens.Total = n
 		o.Tokens.Text = n - o.Tokens.Images - o.Tokens.Notice
 	}
-	return true
+	return false
 }
 
 // SweepOptions choose what a sweep covers and how it prices.
@@ -117,7 +119,7 @@ func (d *DB) Sweep(ctx context.Context, budgets []int64, opts SweepOptions) ([]S
 				}
 				for i := range outs {
 					o := &outs[i]
-					if !UseCountedTotal(o, r) && o.Status != retention.StatusReplaced && o.Status != retention.StatusNoticeOnly {
+					if UseCountedTotal(o, r) {
 						out[i].InlineTokensLowerBound = true
 					}
 					row := &out[i]

@@ -166,7 +166,7 @@ func TestSweepCommand(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !sessions.UseCountedTotal(&o, r) && o.Status != retention.StatusReplaced && o.Status != retention.StatusNoticeOnly {
+			if sessions.UseCountedTotal(&o, r) {
 				want.InlineTokensLowerBound = true
 			}
 			want.Results++
