@@ -5,11 +5,11 @@ GO_TAGS_TEST := sqlite_fts5
 GO_TAGS_PROD := desktop,production,webkit2_41,sqlite_fts5
 GO_TAGS_DEV := dev,webkit2_41,sqlite_fts5
 FRONTEND_SRC := $(shell find frontend/src frontend/public frontend/index.html frontend/vite.config.ts frontend/package.json -type f 2>/dev/null)
-GO_SRC := $(shell find . -name '*.go' -not -path './frontend/*' 2>/dev/null) go.mod go.sum
+GO_SRC := $(shell find . -name '*.go' -not -path './frontend/*' -not -path './build/*' 2>/dev/null) go.mod go.sum
 SAMPLE_DIR := tmp/sample
 SAMPLE_DATA := $(CURDIR)/tmp/sample-data
 
-.PHONY: deps run test test-go test-frontend test-e2e build app-dev bindings bench clean
+.PHONY: deps run test test-go test-frontend test-e2e test-package package build app-dev bindings bench clean
 
 deps:
 	@build/deps.sh
@@ -41,7 +41,7 @@ run: deps build/bin/spillscope
 	@if [ -d $(SAMPLE_DIR) ]; then XDG_DATA_HOME=$(SAMPLE_DATA) build/bin/spillscope index $(SAMPLE_DIR) >/dev/null || true; fi
 	SPILLSCOPE_ROOTS=$(CURDIR)/$(SAMPLE_DIR) XDG_DATA_HOME=$(SAMPLE_DATA) build/bin/spillscope
 
-test: deps test-go test-frontend test-e2e
+test: deps test-go test-frontend test-e2e test-package
 
 test-go:
 	go vet -tags $(GO_TAGS_TEST) ./...
@@ -52,6 +52,15 @@ test-frontend: frontend/node_modules/.spillscope-lock
 
 test-e2e: app-dev build/bin/spillscope
 	cd frontend && npm run test:e2e
+
+# The Debian package: the production binary, desktop entry, icons and licence,
+# built with nfpm as a library (build/package, its own module).
+package: deps build/bin/spillscope
+	cd build/package && go run . -bin $(CURDIR)/build/bin/spillscope -repo $(CURDIR) -out $(CURDIR)/build/bin
+
+# Builds the package from the real binary and checks it as apt would see it.
+test-package: build/bin/spillscope
+	cd build/package && go vet ./... && SPILLSCOPE_BIN=$(CURDIR)/build/bin/spillscope go test ./...
 
 bench:
 	go test -tags $(GO_TAGS_TEST) -run '^$$' -bench . -benchmem ./...

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-want=(libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth xdotool imagemagick chromium pkg-config gcc)
+want=(libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth xdotool imagemagick chromium pkg-config gcc desktop-file-utils)
 missing=()
 for p in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -35,5 +35,7 @@ if [ ! -f "$stamp" ] || ! cmp -s frontend/package-lock.json "$stamp"; then
   cp frontend/package-lock.json "$stamp"
 fi
 
-# Go modules (a no-op when the module cache has them).
+# Go modules (a no-op when the module cache has them); build/package is its
+# own module so nfpm's dependencies stay out of the app's go.mod.
 go mod download
+(cd build/package && go mod download)
