@@ -45,7 +45,7 @@ func ReadDB(ctx context.Context, path string, from DBCursor, h Handler) (DBCurso
 	r := &dbPass{ctx: ctx, tx: tx, from: from, e: &emitter{h: wrapCallbacks(h)}, msgs: map[string]*messageJSON{}}
 	next, err := r.run()
 	if err != nil {
-		return from, unwrapCallback(err)
+		return from, readkit.Unwrap(err)
 	}
 	if err := snap.Verify(); err != nil {
 		return from, err

@@ -105,23 +105,23 @@ func ReadExport(ctx context.Context, r io.Reader, h Handler) error {
 	})
 	switch {
 	case err == nil:
-	case errors.As(err, new(callbackError)) || ctx.Err() != nil:
-		return unwrapCallback(err)
+	case readkit.IsCallback(err) || ctx.Err() != nil:
+		return readkit.Unwrap(err)
 	case sess == nil:
-		return unwrapCallback(e.diag(Diagnostic{Code: DiagNotExport, Line: lt.LineAt(dec.InputOffset()),
+		return readkit.Unwrap(e.diag(Diagnostic{Code: DiagNotExport, Line: lt.LineAt(dec.InputOffset()),
 			Params:  map[string]string{"error": err.Error()},
 			Message: fmt.Sprintf("not an opencode export document: %v", err)}))
 	default:
 		if err := e.diag(Diagnostic{Code: DiagBadJSON, Line: lt.LineAt(dec.InputOffset()),
 			Params:  map[string]string{"where": "document", "error": err.Error()},
 			Message: fmt.Sprintf("the export document breaks off: %v", err)}); err != nil {
-			return unwrapCallback(err)
+			return readkit.Unwrap(err)
 		}
 	}
 	if err := report(); err != nil {
-		return unwrapCallback(err)
+		return readkit.Unwrap(err)
 	}
-	return unwrapCallback(e.finish())
+	return readkit.Unwrap(e.finish())
 }
 
 // exportMessage reads one {info, parts} element. A part's raw bytes are an

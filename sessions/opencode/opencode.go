@@ -191,35 +191,7 @@ type Handler struct {
 	Diagnostic func(Diagnostic) error
 }
 
-// callbackError marks an error a Handler returned, so a pass can tell it
-// from a fault in the input (which is a diagnostic, not a failure).
-type callbackError struct{ err error }
-
-func (c callbackError) Error() string { return c.err.Error() }
-func (c callbackError) Unwrap() error { return c.err }
-
-func wrap[T any](f func(T) error) func(T) error {
-	if f == nil {
-		return nil
-	}
-	return func(v T) error {
-		if err := f(v); err != nil {
-			return callbackError{err}
-		}
-		return nil
-	}
-}
-
 func wrapCallbacks(h Handler) Handler {
-	return Handler{Session: wrap(h.Session), Result: wrap(h.Result), Usage: wrap(h.Usage),
-		Compaction: wrap(h.Compaction), Diagnostic: wrap(h.Diagnostic)}
-}
-
-// unwrapCallback returns a Handler's own error as it returned it.
-func unwrapCallback(err error) error {
-	var c callbackError
-	if errors.As(err, &c) {
-		return c.err
-	}
-	return err
+	return Handler{Session: readkit.Wrap(h.Session), Result: readkit.Wrap(h.Result), Usage: readkit.Wrap(h.Usage),
+		Compaction: readkit.Wrap(h.Compaction), Diagnostic: readkit.Wrap(h.Diagnostic)}
 }

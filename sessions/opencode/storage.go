@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"spillscope/sessions/internal/readkit"
 )
 
 // StorageCursor is where a pass over a storage folder stopped: the newest
@@ -46,11 +48,11 @@ func ReadStorage(ctx context.Context, root string, from StorageCursor, h Handler
 			continue
 		}
 		if err := e.storageSession(root, sf, sid, msgs); err != nil {
-			return from, unwrapCallback(err)
+			return from, readkit.Unwrap(err)
 		}
 	}
 	if err := e.finish(); err != nil {
-		return from, unwrapCallback(err)
+		return from, readkit.Unwrap(err)
 	}
 	return next, nil
 }
