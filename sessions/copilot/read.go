@@ -252,7 +252,7 @@ func (p *pass) line(l readkit.Line) error {
 				continue
 			}
 			p.cur.Pending[tr.ToolCallID] = Started{Tool: tr.Name, AgentID: e.AgentID, Args: Locator{Offset: l.Offset, Length: l.Length, Line: l.Number}}
-			p.args[tr.ToolCallID] = cloneRaw(tr.Arguments)
+			p.args[tr.ToolCallID] = readkit.Clone(tr.Arguments)
 		}
 		if d.OutputTokens != nil && p.h.Usage != nil {
 			return p.h.Usage(Usage{Key: d.MessageID, Model: p.sess.Model, Time: at, Line: l.Number,
@@ -277,7 +277,7 @@ func (p *pass) line(l readkit.Line) error {
 				key = fmt.Sprintf("line:%d", l.Number)
 			}
 			return p.h.Usage(Usage{Key: key, Model: d.Model, Time: at, Line: l.Number, AgentID: e.AgentID,
-				Input: fresh(d.Input, d.CacheRead, d.CacheWrite), CacheRead: d.CacheRead, CacheWrite: d.CacheWrite,
+				Input: readkit.Uncached(d.Input, d.CacheRead, d.CacheWrite), CacheRead: d.CacheRead, CacheWrite: d.CacheWrite,
 				Output: d.Output, Reasoning: d.Reasoning})
 		}
 	case "tool.execution_start":
@@ -291,7 +291,7 @@ func (p *pass) line(l readkit.Line) error {
 		}
 		if d.ToolCallID != "" {
 			p.cur.Pending[d.ToolCallID] = Started{Tool: d.ToolName, AgentID: e.AgentID, Args: Locator{Offset: l.Offset, Length: l.Length, Line: l.Number}}
-			p.args[d.ToolCallID] = cloneRaw(d.Arguments)
+			p.args[d.ToolCallID] = readkit.Clone(d.Arguments)
 		}
 	case "tool.execution_complete":
 		r, err := decodeComplete(e, l)
@@ -363,7 +363,7 @@ func (p *pass) shutdown(data json.RawMessage, at time.Time) error {
 	for model, m := range d.ModelMetrics {
 		u := m.Usage
 		p.sess.Totals = append(p.sess.Totals, ModelTotals{Model: model, Requests: m.Requests.Count,
-			Input: fresh(u.Input, u.CacheRead, u.CacheWrite), CacheRead: u.CacheRead, CacheWrite: u.CacheWrite,
+			Input: readkit.Uncached(u.Input, u.CacheRead, u.CacheWrite), CacheRead: u.CacheRead, CacheWrite: u.CacheWrite,
 			Output: u.Output, Reasoning: u.Reasoning})
 	}
 	sortTotals(p.sess.Totals)
@@ -484,21 +484,19 @@ func binaryBlock(raw json.RawMessage) (retention.Block, bool) {
 	if t == "" || t == "binary" {
 		t = retention.TypeImage
 	}
-	return retention.Block{Type: t, Data: b.Data, MimeType: b.MimeType, Raw: cloneRaw(raw)}, true
+	return retention.Block{Type: t, Data: b.Data, MimeType: b.MimeType, Raw: readkit.Clone(raw)}, true
 }
 
 // ReadResult reads one result back from its locator in the log at path.
 // The call's tool name and arguments are not on that line; the result
 // carries what the completion says.
 func ReadResult(path string, loc Locator) (Result, error) {
-	f, err := os.Open(path)
+	b, err := readkit.ReadRange(path, loc.Offset, loc.Length)
+	if errors.Is(err, readkit.ErrRange) {
+		return Result{}, fmt.Errorf("%w: %v", ErrResultGone, err)
+	}
 	if err != nil {
 		return Result{}, err
-	}
-	defer f.Close()
-	b := make([]byte, loc.Length)
-	if _, err := f.ReadAt(b, loc.Offset); err != nil {
-		return Result{}, fmt.Errorf("%w: %s at %d: %v", ErrResultGone, path, loc.Offset, err)
 	}
 	var e envelope
 	if err := json.Unmarshal(bytes.TrimSpace(b), &e); err != nil || e.Type != "tool.execution_complete" {
@@ -514,6 +512,9 @@ func ReadResult(path string, loc Locator) (Result, error) {
 // readArgs reads a call's arguments back from the line that recorded them
 // in an earlier pass; nil when that line no longer says so.
 func readArgs(f io.ReaderAt, loc Locator, callID string) json.RawMessage {
+	if loc.Offset < 0 || loc.Length < 0 || loc.Length > 1<<30 {
+		return nil
+	}
 	b := make([]byte, loc.Length)
 	if _, err := f.ReadAt(b, loc.Offset); err != nil {
 		return nil
@@ -553,22 +554,6 @@ func readArgs(f io.ReaderAt, loc Locator, callID string) json.RawMessage {
 // JSON object, whose order Go does not preserve.
 func sortTotals(t []ModelTotals) {
 	sort.Slice(t, func(i, j int) bool { return t[i].Model < t[j].Model })
-}
-
-func cloneRaw(b json.RawMessage) json.RawMessage {
-	if len(b) == 0 {
-		return nil
-	}
-	return append(json.RawMessage(nil), b...)
-}
-
-// fresh is the uncached part of an input count that includes its cache
-// reads and writes, as the CLI reports it; never negative.
-func fresh(in, read, write int64) int64 {
-	if n := in - read - write; n > 0 {
-		return n
-	}
-	return 0
 }
 
 func parseTime(s string) time.Time {

@@ -20,17 +20,9 @@ func DefaultRoots(getenv func(string) string) []string {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	base := getenv(HomeEnv)
-	if base == "" || !filepath.IsAbs(base) {
-		home := getenv("HOME")
-		if home == "" {
-			h, err := os.UserHomeDir()
-			if err != nil {
-				return nil
-			}
-			home = h
-		}
-		base = filepath.Join(home, ".copilot")
+	base := readkit.AbsEnv(getenv, HomeEnv)
+	if base == "" {
+		base = filepath.Join(readkit.HomeDir(getenv), ".copilot")
 	}
 	return []string{filepath.Join(base, "session-state"), filepath.Join(base, "history-session-state")}
 }

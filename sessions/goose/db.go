@@ -39,23 +39,15 @@ type Fingerprint struct {
 // opened read-only and read in one transaction; a quiescent file that a
 // writer opened meanwhile fails the pass with readkit.ErrChangedWhileRead.
 func ReadDB(ctx context.Context, path string, from DBCursor, h Handler) (DBCursor, error) {
-	db, snap, err := readkit.OpenReadOnly(path)
-	if err != nil {
-		return from, err
-	}
-	defer db.Close()
-	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return from, err
-	}
-	defer tx.Rollback()
-	p := &dbPass{ctx: ctx, tx: tx, from: from, h: wrapCallbacks(h)}
-	next, err := p.run()
+	next := from
+	err := readkit.ReadTx(ctx, path, func(tx *sql.Tx) error {
+		p := &dbPass{ctx: ctx, tx: tx, from: from, h: wrapCallbacks(h)}
+		var err error
+		next, err = p.run()
+		return err
+	})
 	if err != nil {
 		return from, readkit.Unwrap(err)
-	}
-	if err := snap.Verify(); err != nil {
-		return from, err
 	}
 	return next, nil
 }
@@ -78,7 +70,7 @@ func (p *dbPass) diag(d Diagnostic) error {
 
 func (p *dbPass) run() (DBCursor, error) {
 	var err error
-	if p.cols, err = tableColumns(p.ctx, p.tx, "sessions", "messages", "usage_ledger"); err != nil {
+	if p.cols, err = readkit.Columns(p.ctx, p.tx, "sessions", "messages", "usage_ledger"); err != nil {
 		return p.from, err
 	}
 	s, m := p.cols["sessions"], p.cols["messages"]
@@ -272,8 +264,8 @@ func (p *dbPass) sessionRows(clause string, args ...any) (map[string]changedRow,
 			}
 		}
 		s.Created, s.Updated = parseTimestamp(created.String), parseTimestamp(updated.String)
-		s.Last = Totals{Input: fresh(in.Int64, cr.Int64, cw.Int64), CacheRead: cr.Int64, CacheWrite: cw.Int64, Output: out_.Int64, Total: tot.Int64}
-		s.Accumulated = Totals{Input: fresh(ain.Int64, acr.Int64, acw.Int64), CacheRead: acr.Int64, CacheWrite: acw.Int64,
+		s.Last = Totals{Input: readkit.Uncached(in.Int64, cr.Int64, cw.Int64), CacheRead: cr.Int64, CacheWrite: cw.Int64, Output: out_.Int64, Total: tot.Int64}
+		s.Accumulated = Totals{Input: readkit.Uncached(ain.Int64, acr.Int64, acw.Int64), CacheRead: acr.Int64, CacheWrite: acw.Int64,
 			Output: aout.Int64, Total: atot.Int64, Cost: cost.Float64}
 		out[s.ID] = changedRow{sess: s, updated: updSec.Int64}
 	}
@@ -384,7 +376,7 @@ func (p *dbPass) findRequest(sid, callID string, before int64) (request, bool) {
 		}
 		for _, it := range items {
 			if (it.Type == "toolRequest" || it.Type == "frontendToolRequest") && it.ID == callID && it.ToolCall != nil {
-				return request{Tool: it.ToolCall.Value.Name, Args: clone(it.ToolCall.Value.Arguments)}, true
+				return request{Tool: it.ToolCall.Value.Name, Args: readkit.Clone(it.ToolCall.Value.Arguments)}, true
 			}
 		}
 	}
@@ -421,7 +413,7 @@ func (p *dbPass) ledger() (int64, error) {
 		last = u.Row
 		u.Key = fmt.Sprintf("ledger:%d", u.Row)
 		u.Model, u.Time = model.String, seconds(created.Int64)
-		u.Input, u.CacheRead, u.CacheWrite = fresh(in.Int64, cr.Int64, cw.Int64), cr.Int64, cw.Int64
+		u.Input, u.CacheRead, u.CacheWrite = readkit.Uncached(in.Int64, cr.Int64, cw.Int64), cr.Int64, cw.Int64
 		u.Output, u.Total, u.Cost = out.Int64, tot.Int64, cost.Float64
 		u.Compaction, u.CarriedForward = compaction.Int64 != 0, source.String == "carried_forward"
 		if p.h.Usage != nil {
@@ -446,7 +438,7 @@ func readDBResult(ctx context.Context, path string, loc Locator) (Result, error)
 		return Result{}, err
 	}
 	defer db.Close()
-	cols, err := tableColumns(ctx, db, "messages")
+	cols, err := readkit.Columns(ctx, db, "messages")
 	if err != nil {
 		return Result{}, err
 	}
@@ -505,35 +497,6 @@ func pickResult(sid string, m *messageJSON, loc Locator, line, row int64, index 
 	return *got, true
 }
 
-type querier interface {
-	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
-}
-
-func tableColumns(ctx context.Context, q querier, tables ...string) (map[string]map[string]bool, error) {
-	out := map[string]map[string]bool{}
-	for _, t := range tables {
-		rows, err := q.QueryContext(ctx, "SELECT name FROM pragma_table_info(?)", t)
-		if err != nil {
-			return nil, err
-		}
-		cols := map[string]bool{}
-		for rows.Next() {
-			var n string
-			if err := rows.Scan(&n); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			cols[n] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-		out[t] = cols
-	}
-	return out, nil
-}
-
 // DetectDB reports whether the file at path is a goose session database.
 func DetectDB(path string) bool {
 	if !readkit.IsSQLite(path) {
@@ -544,7 +507,7 @@ func DetectDB(path string) bool {
 		return false
 	}
 	defer db.Close()
-	cols, err := tableColumns(context.Background(), db, "sessions", "messages")
+	cols, err := readkit.Columns(context.Background(), db, "sessions", "messages")
 	return err == nil && cols["sessions"]["working_dir"] && cols["messages"]["content_json"]
 }
 

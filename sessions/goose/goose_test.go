@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"spillscope/retention"
+	"spillscope/sessions/internal/readkit"
 )
 
 type collected struct {
@@ -180,7 +181,7 @@ func (g *gooseDB) fill(t *testing.T) {
 			map[string]any{"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}))
 	g.add(t, "20260101_2", "assistant", nil, toolRequest("call_3", "developer__shell", map[string]any{"command": "ls"}))
 	g.add(t, "20260101_2", "user", nil, errorResponse("call_3", "Command failed"))
-	if cols, _ := tableColumns(context.Background(), g.db, "usage_ledger"); cols["usage_ledger"]["id"] {
+	if cols, _ := readkit.Columns(context.Background(), g.db, "usage_ledger"); cols["usage_ledger"]["id"] {
 		g.exec(t, `INSERT INTO usage_ledger (session_id, created_timestamp, model, input_tokens, output_tokens, total_tokens, cache_read_tokens, cache_write_tokens, cost, cost_source, is_compaction)
 			VALUES ('20260101_1', 1767225605, 'claude-sonnet-4-5', 12000, 300, 12300, 9000, 1000, 0.05, 'provider_reported', 0),
 			       ('20260101_1', 1767225700, 'claude-sonnet-4-5', 30000, 600, 30600, 0, 0, 0.07, 'estimated', 1),

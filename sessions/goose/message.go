@@ -114,7 +114,7 @@ func (c *converter) item(sid string, m *messageJSON, i int, raw json.RawMessage,
 	switch it.Type {
 	case "toolRequest", "frontendToolRequest":
 		if it.ToolCall != nil && it.ID != "" && c.requests != nil {
-			c.requests[it.ID] = request{Tool: it.ToolCall.Value.Name, Args: clone(it.ToolCall.Value.Arguments)}
+			c.requests[it.ID] = request{Tool: it.ToolCall.Value.Name, Args: readkit.Clone(it.ToolCall.Value.Arguments)}
 		}
 	case "toolResponse":
 		if it.ToolResult == nil || it.ID == "" {
@@ -218,20 +218,4 @@ func seconds(v int64) time.Time {
 		return time.UnixMilli(v).UTC()
 	}
 	return time.Unix(v, 0).UTC()
-}
-
-func clone(b json.RawMessage) json.RawMessage {
-	if len(b) == 0 {
-		return nil
-	}
-	return append(json.RawMessage(nil), b...)
-}
-
-// fresh is the uncached part of an input count that includes cache reads
-// and writes; never negative.
-func fresh(in, read, write int64) int64 {
-	if n := in - read - write; n > 0 {
-		return n
-	}
-	return 0
 }

@@ -29,13 +29,10 @@ func DataDir(getenv func(string) string) string {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	if r := getenv(PathRootEnv); r != "" && filepath.IsAbs(r) {
+	if r := readkit.AbsEnv(getenv, PathRootEnv); r != "" {
 		return filepath.Join(r, "data")
 	}
-	home := getenv("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
+	home := readkit.HomeDir(getenv)
 	switch runtime.GOOS {
 	case "darwin":
 		return filepath.Join(home, "Library", "Application Support", "Block", "goose")
@@ -46,7 +43,7 @@ func DataDir(getenv func(string) string) string {
 		}
 		return filepath.Join(appdata, "Block", "goose", "data")
 	}
-	if x := getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
+	if x := readkit.AbsEnv(getenv, "XDG_DATA_HOME"); x != "" {
 		return filepath.Join(x, "goose")
 	}
 	return filepath.Join(home, ".local", "share", "goose")

@@ -32,23 +32,15 @@ type DBCursor struct {
 // it was opened as a quiescent file and a writer started meanwhile, the
 // pass fails with readkit.ErrChangedWhileRead and should be run again.
 func ReadDB(ctx context.Context, path string, from DBCursor, h Handler) (DBCursor, error) {
-	db, snap, err := readkit.OpenReadOnly(path)
-	if err != nil {
-		return from, err
-	}
-	defer db.Close()
-	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return from, err
-	}
-	defer tx.Rollback()
-	r := &dbPass{ctx: ctx, tx: tx, from: from, e: &emitter{h: wrapCallbacks(h)}, msgs: map[string]*messageJSON{}}
-	next, err := r.run()
+	next := from
+	err := readkit.ReadTx(ctx, path, func(tx *sql.Tx) error {
+		r := &dbPass{ctx: ctx, tx: tx, from: from, e: &emitter{h: wrapCallbacks(h)}, msgs: map[string]*messageJSON{}}
+		var err error
+		next, err = r.run()
+		return err
+	})
 	if err != nil {
 		return from, readkit.Unwrap(err)
-	}
-	if err := snap.Verify(); err != nil {
-		return from, err
 	}
 	return next, nil
 }
@@ -139,35 +131,19 @@ func (r *dbPass) run() (DBCursor, error) {
 }
 
 func (r *dbPass) isOpenCode() (bool, error) {
-	r.cols = map[string]bool{}
+	cols, err := readkit.Columns(r.ctx, r.tx, "session", "message", "part")
+	if err != nil {
+		return false, err
+	}
 	want := map[string][]string{"session": {"id", "time_updated"}, "message": {"id", "session_id", "data", "time_updated"}, "part": {"id", "message_id", "session_id", "data", "time_updated"}}
 	for table, need := range want {
-		rows, err := r.tx.QueryContext(r.ctx, "SELECT name FROM pragma_table_info(?)", table)
-		if err != nil {
-			return false, err
-		}
-		have := map[string]bool{}
-		for rows.Next() {
-			var n string
-			if err := rows.Scan(&n); err != nil {
-				rows.Close()
-				return false, err
-			}
-			have[n] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return false, err
-		}
 		for _, c := range need {
-			if !have[c] {
+			if !cols[table][c] {
 				return false, nil
 			}
 		}
-		if table == "session" {
-			r.cols = have
-		}
 	}
+	r.cols = cols["session"]
 	return true, nil
 }
 

@@ -189,14 +189,12 @@ func DetectExport(path string) bool {
 
 // readExportResult reads the part at an export locator back.
 func readExportResult(path string, loc Locator) (Result, error) {
-	f, err := os.Open(path)
+	b, err := readkit.ReadRange(path, loc.Offset, loc.Length)
+	if errors.Is(err, readkit.ErrRange) {
+		return Result{}, fmt.Errorf("%w: %v", ErrResultGone, err)
+	}
 	if err != nil {
 		return Result{}, err
-	}
-	defer f.Close()
-	b := make([]byte, loc.Length)
-	if _, err := f.ReadAt(b, loc.Offset); err != nil {
-		return Result{}, fmt.Errorf("%w: %s at %d: %v", ErrResultGone, path, loc.Offset, err)
 	}
 	return resultFromPart(b, partJSON{}, loc, path)
 }

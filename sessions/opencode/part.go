@@ -238,7 +238,7 @@ func toolResult(p *partJSON) (Result, bool) {
 		return Result{}, false
 	}
 	r := Result{SessionID: p.SessionID, MessageID: p.MessageID, PartID: p.ID, CallID: p.CallID, Tool: p.Tool,
-		Title: s.Title, Arguments: clone(s.Input), Truncated: s.Metadata.Truncated, OutputPath: s.Metadata.OutputPath,
+		Title: s.Title, Arguments: readkit.Clone(s.Input), Truncated: s.Metadata.Truncated, OutputPath: s.Metadata.OutputPath,
 		ChildSessionID: s.Metadata.SessionID, Started: ms(s.Time.Start), Ended: ms(s.Time.End), CompactedAt: ms(s.Time.Compacted)}
 	var text string
 	if s.Status == "error" {
@@ -285,11 +285,4 @@ func ms(v *int64) time.Time {
 		return time.Time{}
 	}
 	return time.UnixMilli(*v).UTC()
-}
-
-func clone(b json.RawMessage) json.RawMessage {
-	if len(b) == 0 {
-		return nil
-	}
-	return append(json.RawMessage(nil), b...)
 }

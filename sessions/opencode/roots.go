@@ -22,17 +22,9 @@ func DataDir(getenv func(string) string) string {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	base := getenv("XDG_DATA_HOME")
+	base := readkit.AbsEnv(getenv, "XDG_DATA_HOME")
 	if base == "" {
-		home := getenv("HOME")
-		if home == "" {
-			h, err := os.UserHomeDir()
-			if err != nil {
-				return ""
-			}
-			home = h
-		}
-		base = filepath.Join(home, ".local", "share")
+		base = filepath.Join(readkit.HomeDir(getenv), ".local", "share")
 	}
 	return filepath.Join(base, "opencode")
 }

@@ -1,6 +1,7 @@
 package readkit
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -67,6 +68,27 @@ func OpenReadOnly(path string) (*sql.DB, *Snapshot, error) {
 		return nil, nil, fmt.Errorf("open %s read-only: %w", path, err)
 	}
 	return db, snap, nil
+}
+
+// ReadTx runs fn in one read-only transaction on the database at path, so
+// every query fn makes sees the same committed state, then checks the
+// snapshot (see Verify): a quiescent file a writer opened meanwhile fails
+// with ErrChangedWhileRead, and the pass should be run again.
+func ReadTx(ctx context.Context, path string, fn func(tx *sql.Tx) error) error {
+	db, snap, err := OpenReadOnly(path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return snap.Verify()
 }
 
 // Snapshot records a quiescent database file's size and modification time
