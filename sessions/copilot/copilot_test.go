@@ -150,7 +150,7 @@ func TestRealFixtures(t *testing.T) {
 				t.Errorf("diagnostics %+v", c.diags)
 			}
 			for _, r := range c.results {
-				back, err := ReadResult(path, r.Locator)
+				back, err := ReadResult(context.Background(), path, r.Locator)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -379,10 +379,10 @@ func TestIncremental(t *testing.T) {
 
 func TestReadResultGone(t *testing.T) {
 	p := writeLog(t, start)
-	if _, err := ReadResult(p, Locator{Offset: 0, Length: int64(len(start)), Line: 1}); !errors.Is(err, ErrResultGone) {
+	if _, err := ReadResult(context.Background(), p, Locator{Offset: 0, Length: int64(len(start)), Line: 1}); !errors.Is(err, ErrResultGone) {
 		t.Errorf("err %v", err)
 	}
-	if _, err := ReadResult(p, Locator{Offset: 1 << 20, Length: 10}); !errors.Is(err, ErrResultGone) {
+	if _, err := ReadResult(context.Background(), p, Locator{Offset: 1 << 20, Length: 10}); !errors.Is(err, ErrResultGone) {
 		t.Errorf("err %v", err)
 	}
 }

@@ -487,10 +487,11 @@ func binaryBlock(raw json.RawMessage) (retention.Block, bool) {
 	return retention.Block{Type: t, Data: b.Data, MimeType: b.MimeType, Raw: readkit.Clone(raw)}, true
 }
 
-// ReadResult reads one result back from its locator in the log at path.
+// ReadResult reads one result back from its locator in the log at path
+// (the context is for the same signature as the other readers).
 // The call's tool name and arguments are not on that line; the result
 // carries what the completion says.
-func ReadResult(path string, loc Locator) (Result, error) {
+func ReadResult(_ context.Context, path string, loc Locator) (Result, error) {
 	b, err := readkit.ReadRange(path, loc.Offset, loc.Length)
 	if errors.Is(err, readkit.ErrRange) {
 		return Result{}, fmt.Errorf("%w: %v", ErrResultGone, err)
