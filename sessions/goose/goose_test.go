@@ -1,0 +1,488 @@
+package goose
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"spillscope/retention"
+	"spillscope/sessions/internal/readkit"
+)
+
+type collected struct {
+	sessions    []Session
+	results     []Result
+	usage       []Usage
+	compactions []Compaction
+	diags       []Diagnostic
+}
+
+func (c *collected) handler() Handler {
+	return Handler{
+		Session:    func(s Session) error { c.sessions = append(c.sessions, s); return nil },
+		Result:     func(r Result) error { c.results = append(c.results, r); return nil },
+		Usage:      func(u Usage) error { c.usage = append(c.usage, u); return nil },
+		Compaction: func(x Compaction) error { c.compactions = append(c.compactions, x); return nil },
+		Diagnostic: func(d Diagnostic) error { c.diags = append(c.diags, d); return nil },
+	}
+}
+
+func (c *collected) calls() []string {
+	var out []string
+	for _, r := range c.results {
+		out = append(out, r.CallID)
+	}
+	return out
+}
+
+func (c *collected) codes() []string {
+	var out []string
+	for _, d := range c.diags {
+		out = append(out, d.Code)
+	}
+	return out
+}
+
+func js(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// The content items below are serialised the way goose's serde
+// definitions (conversation/message.rs, tool_result_serde.rs) write them.
+func toolRequest(id, name string, args map[string]any) map[string]any {
+	return map[string]any{"type": "toolRequest", "id": id, "toolCall": map[string]any{"status": "success", "value": map[string]any{"name": name, "arguments": args}}}
+}
+
+func toolResponse(id string, content ...map[string]any) map[string]any {
+	if content == nil {
+		content = []map[string]any{}
+	}
+	return map[string]any{"type": "toolResponse", "id": id, "toolResult": map[string]any{"status": "success", "value": map[string]any{"content": content, "isError": false}}}
+}
+
+func legacyResponse(id string, content ...map[string]any) map[string]any {
+	return map[string]any{"type": "toolResponse", "id": id, "toolResult": map[string]any{"status": "success", "value": content}}
+}
+
+func errorResponse(id, msg string) map[string]any {
+	return map[string]any{"type": "toolResponse", "id": id, "toolResult": map[string]any{"status": "error", "error": msg}}
+}
+
+func text(s string) map[string]any { return map[string]any{"type": "text", "text": s} }
+
+// schemaV17 is sessions.db as session_manager.rs's create_schema makes it
+// (CURRENT_SCHEMA_VERSION 17).
+const schemaV17 = `
+CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP);
+INSERT INTO schema_version (version) VALUES (17);
+CREATE TABLE sessions (id TEXT PRIMARY KEY, name TEXT NOT NULL DEFAULT '', description TEXT NOT NULL DEFAULT '',
+  user_set_name BOOLEAN DEFAULT FALSE, session_type TEXT NOT NULL DEFAULT 'user', working_dir TEXT NOT NULL,
+  created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP, updated_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP,
+  extension_data TEXT DEFAULT '{}', total_tokens INTEGER, input_tokens INTEGER, output_tokens INTEGER,
+  cache_read_tokens INTEGER, cache_write_tokens INTEGER, accumulated_total_tokens INTEGER, accumulated_input_tokens INTEGER,
+  accumulated_output_tokens INTEGER, accumulated_cache_read_tokens INTEGER, accumulated_cache_write_tokens INTEGER,
+  accumulated_cost REAL, schedule_id TEXT, recipe_json TEXT, user_recipe_values_json TEXT, provider_name TEXT,
+  model_config_json TEXT, goose_mode TEXT NOT NULL DEFAULT 'auto', archived_at TIMESTAMP, project_id TEXT,
+  parent_session_id TEXT, parent_delegation TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT, session_id TEXT NOT NULL REFERENCES sessions(id),
+  role TEXT NOT NULL, content_json TEXT NOT NULL, created_timestamp INTEGER NOT NULL, timestamp TIMESTAMP DEFAULT CURRENT_TIMESTAMP,
+  tokens INTEGER, metadata_json TEXT);
+CREATE TABLE usage_ledger (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  created_timestamp INTEGER NOT NULL, model TEXT, input_tokens INTEGER, output_tokens INTEGER, total_tokens INTEGER,
+  cache_read_tokens INTEGER, cache_write_tokens INTEGER, cost REAL, cost_source TEXT, is_compaction INTEGER DEFAULT 0);
+CREATE INDEX idx_messages_session ON messages(session_id);
+CREATE INDEX idx_messages_message_id ON messages(message_id);
+CREATE INDEX idx_messages_session_created ON messages(session_id, created_timestamp, id);
+CREATE INDEX idx_usage_ledger_session ON usage_ledger(session_id);
+`
+
+// schemaV1 is the first schema: no names, metadata, message ids, cache
+// columns or usage ledger.
+const schemaV1 = `
+CREATE TABLE sessions (id TEXT PRIMARY KEY, description TEXT NOT NULL DEFAULT '', working_dir TEXT NOT NULL,
+  created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP, updated_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP, extension_data TEXT DEFAULT '{}',
+  total_tokens INTEGER, input_tokens INTEGER, output_tokens INTEGER, accumulated_total_tokens INTEGER,
+  accumulated_input_tokens INTEGER, accumulated_output_tokens INTEGER, schedule_id TEXT, recipe_json TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions(id), role TEXT NOT NULL,
+  content_json TEXT NOT NULL, created_timestamp INTEGER NOT NULL, timestamp TIMESTAMP DEFAULT CURRENT_TIMESTAMP, tokens INTEGER);
+`
+
+type gooseDB struct {
+	path string
+	db   *sql.DB
+	ts   int64
+}
+
+func newGooseDB(t testing.TB, schema string) *gooseDB {
+	t.Helper()
+	g := &gooseDB{path: filepath.Join(t.TempDir(), "sessions", DBName), ts: 1767225600}
+	os.MkdirAll(filepath.Dir(g.path), 0o700)
+	db, err := sql.Open("sqlite3", "file:"+g.path+"?_journal_mode=WAL&_foreign_keys=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	t.Cleanup(func() { db.Close() })
+	g.db = db
+	for _, q := range strings.Split(schema, ";") {
+		if strings.TrimSpace(q) != "" {
+			g.exec(t, q)
+		}
+	}
+	return g
+}
+
+func (g *gooseDB) exec(t testing.TB, q string, args ...any) {
+	t.Helper()
+	if _, err := g.db.Exec(q, args...); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
+
+// add inserts a message as insert_message does and stamps the session.
+func (g *gooseDB) add(t *testing.T, sid, role string, meta map[string]any, content ...map[string]any) {
+	t.Helper()
+	g.ts++
+	mid := "msg_" + sid + "_" + strings.Repeat("x", int(g.ts%7)) + js(t, g.ts)
+	if meta == nil {
+		meta = map[string]any{"userVisible": true, "agentVisible": true}
+	}
+	g.exec(t, "INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp, metadata_json) VALUES (?, ?, ?, ?, ?, ?)",
+		mid, sid, role, js(t, content), g.ts, js(t, meta))
+	g.exec(t, "UPDATE sessions SET updated_at = datetime('now', '+'||?||' seconds') WHERE id = ?", g.ts-1767225600, sid)
+}
+
+func (g *gooseDB) fill(t *testing.T) {
+	t.Helper()
+	g.exec(t, `INSERT INTO sessions (id, name, session_type, working_dir, created_at, updated_at, provider_name, model_config_json,
+		input_tokens, output_tokens, total_tokens, cache_read_tokens, cache_write_tokens, accumulated_input_tokens, accumulated_output_tokens,
+		accumulated_total_tokens, accumulated_cache_read_tokens, accumulated_cache_write_tokens, accumulated_cost)
+		VALUES ('20260101_1', 'Fix the build', 'user', '/w', '2026-01-01T00:00:00Z', datetime('now'), 'anthropic', '{"model_name":"claude-sonnet-4-5"}',
+		12000, 300, 12300, 9000, 1000, 40000, 900, 40900, 30000, 2000, 0.12)`)
+	g.exec(t, `INSERT INTO sessions (id, name, session_type, working_dir, parent_session_id) VALUES ('20260101_2', 'explore', 'sub_agent', '/w', '20260101_1')`)
+	g.add(t, "20260101_1", "user", nil, text("build it"))
+	g.add(t, "20260101_1", "assistant", nil, text("looking"), toolRequest("call_1", "developer__shell", map[string]any{"command": "make"}),
+		toolRequest("call_2", "developer__text_editor", map[string]any{"path": "/w/a.rs", "command": "view"}))
+	g.add(t, "20260101_1", "user", nil,
+		toolResponse("call_1", text("The response returned from the tool call was larger (250123 characters) and is stored in the file: /d/mcp_responses/mcp_response_20260101_000001.123456_Ab12Cd.txt\nYou can use other tools to examine or search it.")),
+		toolResponse("call_2", text("fn main() {}"), map[string]any{"type": "text", "text": "for the user", "annotations": map[string]any{"audience": []string{"user"}}},
+			map[string]any{"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}))
+	g.add(t, "20260101_2", "assistant", nil, toolRequest("call_3", "developer__shell", map[string]any{"command": "ls"}))
+	g.add(t, "20260101_2", "user", nil, errorResponse("call_3", "Command failed"))
+	if cols, _ := readkit.Columns(context.Background(), g.db, "usage_ledger"); cols["usage_ledger"]["id"] {
+		g.exec(t, `INSERT INTO usage_ledger (session_id, created_timestamp, model, input_tokens, output_tokens, total_tokens, cache_read_tokens, cache_write_tokens, cost, cost_source, is_compaction)
+			VALUES ('20260101_1', 1767225605, 'claude-sonnet-4-5', 12000, 300, 12300, 9000, 1000, 0.05, 'provider_reported', 0),
+			       ('20260101_1', 1767225700, 'claude-sonnet-4-5', 30000, 600, 30600, 0, 0, 0.07, 'estimated', 1),
+			       ('20260101_1', 1767225701, NULL, 100, 0, 100, 0, 0, NULL, 'carried_forward', 0)`)
+	}
+}
+
+func readDB(t *testing.T, path string, from DBCursor) (*collected, DBCursor) {
+	t.Helper()
+	var c collected
+	cur, err := ReadDB(context.Background(), path, from, c.handler())
+	if err != nil {
+		t.Fatalf("ReadDB: %v", err)
+	}
+	return &c, cur
+}
+
+func TestDB(t *testing.T) {
+	g := newGooseDB(t, schemaV17)
+	g.fill(t)
+	if !DetectDB(g.path) || Detect(g.path) != KindDB {
+		t.Fatal("not detected")
+	}
+	c, cur := readDB(t, g.path, DBCursor{})
+	if len(c.sessions) != 2 || !c.sessions[0].Complete || c.sessions[0].Model != "claude-sonnet-4-5" || c.sessions[1].ParentID != "20260101_1" ||
+		c.sessions[1].Type != "sub_agent" || c.sessions[0].Name != "Fix the build" {
+		t.Fatalf("sessions %+v", c.sessions)
+	}
+	if s := c.sessions[0]; s.Last != (Totals{Input: 2000, CacheRead: 9000, CacheWrite: 1000, Output: 300, Total: 12300}) || s.Accumulated.Input != 8000 || s.Accumulated.Cost != 0.12 {
+		t.Errorf("totals %+v", s)
+	}
+	if got := c.calls(); !reflect.DeepEqual(got, []string{"call_1", "call_2", "call_3"}) {
+		t.Fatalf("calls %v", got)
+	}
+	r1, r2, r3 := c.results[0], c.results[1], c.results[2]
+	if r1.Tool != "developer__shell" || string(r1.Arguments) != `{"command":"make"}` || r1.Notice == nil || r1.Notice.Kind != NoticeLargeResponse ||
+		r1.Notice.Characters != 250123 || r1.Notice.Path != "/d/mcp_responses/mcp_response_20260101_000001.123456_Ab12Cd.txt" || !r1.AgentVisible {
+		t.Errorf("%+v", r1)
+	}
+	if len(r2.Blocks) != 2 || r2.Hidden != 1 || r2.Blocks[1].Type != retention.TypeImage || r2.Index != 1 {
+		t.Errorf("%+v", r2)
+	}
+	if !r3.IsError || r3.Error != "Command failed" || r3.SessionID != "20260101_2" {
+		t.Errorf("%+v", r3)
+	}
+	if len(c.usage) != 3 || c.usage[0].Input != 2000 || c.usage[0].CacheRead != 9000 || !c.usage[1].Compaction || !c.usage[2].CarriedForward ||
+		len(c.compactions) != 1 || c.compactions[0].Row != c.usage[1].Row {
+		t.Errorf("usage %+v compactions %+v", c.usage, c.compactions)
+	}
+	for _, r := range c.results {
+		back, err := ReadResult(context.Background(), g.path, r.Locator)
+		if err != nil || back.CallID != r.CallID || !reflect.DeepEqual(back.Blocks, r.Blocks) {
+			t.Errorf("ReadResult(%+v) = %s, %v", r.Locator, back.CallID, err)
+		}
+	}
+	raw, _ := json.Marshal(cur)
+	var stored DBCursor
+	json.Unmarshal(raw, &stored)
+
+	// appended messages: only the new response, with its earlier request found
+	g.add(t, "20260101_1", "assistant", nil, toolRequest("call_4", "developer__shell", map[string]any{"command": "make test"}))
+	g.add(t, "20260101_1", "user", nil, legacyResponse("call_4", text("ok")))
+	g.add(t, "20260101_1", "user", nil, toolResponse("call_1b"))
+	g.exec(t, `UPDATE messages SET content_json = ? WHERE content_json LIKE '%call_1b%'`, js(t, []any{toolResponse("call_2")}))
+	c2, cur2 := readDB(t, g.path, stored)
+	if got := c2.calls(); !reflect.DeepEqual(got, []string{"call_4", "call_2"}) {
+		t.Fatalf("appended calls %v", got)
+	}
+	if c2.results[1].Tool != "developer__text_editor" || c2.results[0].Tool != "developer__shell" {
+		t.Errorf("requests not found: %+v", c2.results)
+	}
+	for _, s := range c2.sessions {
+		if s.Complete {
+			t.Errorf("an appended session was re-read whole: %s", s.ID)
+		}
+	}
+	if len(c2.usage) != 0 {
+		t.Errorf("ledger rows repeated: %+v", c2.usage)
+	}
+
+	// a compaction hides old messages in place: the session is read whole
+	g.exec(t, `UPDATE messages SET metadata_json = '{"userVisible":true,"agentVisible":false}' WHERE session_id = '20260101_1' AND id <= 3`)
+	g.add(t, "20260101_1", "user", map[string]any{"userVisible": false, "agentVisible": true}, text("summary of the conversation"))
+	c3, cur3 := readDB(t, g.path, cur2)
+	if len(c3.sessions) != 1 || !c3.sessions[0].Complete || len(c3.results) != 4 || c3.results[0].AgentVisible || c3.results[1].AgentVisible || !c3.results[2].AgentVisible {
+		t.Fatalf("after compaction: %+v %d results", c3.sessions, len(c3.results))
+	}
+
+	// replace_conversation deletes and re-inserts under new ids (without
+	// touching updated_at): read whole again
+	g.exec(t, "DELETE FROM messages WHERE session_id = '20260101_2'")
+	g.exec(t, "INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp) VALUES ('m9', '20260101_2', 'assistant', ?, 1767225999)",
+		js(t, []any{toolRequest("call_3", "developer__shell", map[string]any{})}))
+	g.exec(t, "INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp) VALUES ('m10', '20260101_2', 'user', ?, 1767226000)",
+		js(t, []any{errorResponse("call_3", "again")}))
+	c4, cur4 := readDB(t, g.path, cur3)
+	whole := map[string]bool{}
+	for _, s := range c4.sessions {
+		whole[s.ID] = s.Complete // a session stamped in the cursor's last second is reported again, without its messages
+	}
+	if !reflect.DeepEqual(whole, map[string]bool{"20260101_1": false, "20260101_2": true}) || len(c4.results) != 1 || c4.results[0].Error != "again" {
+		t.Fatalf("after rewrite: %+v %+v", c4.sessions, c4.results)
+	}
+
+	// a deleted session
+	g.exec(t, "DELETE FROM messages WHERE session_id = '20260101_2'")
+	g.exec(t, "DELETE FROM sessions WHERE id = '20260101_2'")
+	c5, _ := readDB(t, g.path, cur4)
+	var gone []string
+	for _, s := range c5.sessions {
+		if s.Deleted {
+			gone = append(gone, s.ID)
+		}
+	}
+	if !reflect.DeepEqual(gone, []string{"20260101_2"}) || len(c5.results) != 0 {
+		t.Errorf("deletion: %+v", c5.sessions)
+	}
+
+	// closed: reading creates nothing beside the database
+	g.db.Close()
+	dir := filepath.Dir(g.path)
+	list := func() []string {
+		es, _ := os.ReadDir(dir)
+		var n []string
+		for _, e := range es {
+			n = append(n, e.Name())
+		}
+		sort.Strings(n)
+		return n
+	}
+	before := list()
+	readDB(t, g.path, DBCursor{})
+	if after := list(); !reflect.DeepEqual(after, before) {
+		t.Errorf("files %v after, %v before", after, before)
+	}
+}
+
+func TestDBOldSchema(t *testing.T) {
+	g := newGooseDB(t, schemaV1)
+	g.exec(t, "INSERT INTO sessions (id, description, working_dir) VALUES ('20250601_1', 'old one', '/w')")
+	g.exec(t, "INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES ('20250601_1', 'assistant', ?, 1748736000)",
+		js(t, []any{toolRequest("c1", "developer__shell", map[string]any{})}))
+	g.exec(t, "INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES ('20250601_1', 'user', ?, 1748736001)",
+		js(t, []any{legacyResponse("c1", text("The response returned from the tool call was larger (200001 characters) and is stored in the file which you can use other tools to examine or search in: /tmp/goose_mcp_responses/mcp_response_20250601_000001.txt"))}))
+	c, _ := readDB(t, g.path, DBCursor{})
+	if len(c.sessions) != 1 || c.sessions[0].Name != "old one" || len(c.results) != 1 || c.results[0].Notice == nil ||
+		c.results[0].Notice.Path != "/tmp/goose_mcp_responses/mcp_response_20250601_000001.txt" || !c.results[0].AgentVisible || len(c.diags) != 0 {
+		t.Fatalf("%+v %+v %+v", c.sessions, c.results, c.diags)
+	}
+	back, err := ReadResult(context.Background(), g.path, c.results[0].Locator)
+	if err != nil || back.CallID != "c1" {
+		t.Errorf("ReadResult = %+v, %v", back, err)
+	}
+}
+
+func TestDBContentFaults(t *testing.T) {
+	g := newGooseDB(t, schemaV17)
+	g.exec(t, "INSERT INTO sessions (id, working_dir) VALUES ('s1', '/w')")
+	g.add(t, "s1", "user", nil, map[string]any{"type": "hologram"}, map[string]any{"type": "hologram"}, map[string]any{"id": "x"},
+		toolResponse("nobody_asked", text("x")))
+	g.exec(t, "INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES ('s1', 'user', '{not json', 1)")
+	c, _ := readDB(t, g.path, DBCursor{})
+	got := c.codes()
+	sort.Strings(got)
+	want := []string{DiagBadRecord, DiagBadRecord, DiagOrphanResult, DiagUnknownContent}
+	if !reflect.DeepEqual(got, want) || len(c.results) != 1 {
+		t.Errorf("%v, want %v (%d results)", got, want, len(c.results))
+	}
+	other := filepath.Join(t.TempDir(), "x.db")
+	db, _ := sql.Open("sqlite3", other)
+	db.Exec("CREATE TABLE t (a)")
+	db.Close()
+	var c2 collected
+	if _, err := ReadDB(context.Background(), other, DBCursor{}, c2.handler()); err != nil || !reflect.DeepEqual(c2.codes(), []string{DiagNotDatabase}) {
+		t.Errorf("%v %v", err, c2.codes())
+	}
+}
+
+func TestJSONL(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sessions")
+	p := filepath.Join(dir, "20250301_120000.jsonl")
+	os.MkdirAll(dir, 0o755)
+	meta := js(t, map[string]any{"working_dir": "/w", "description": "legacy", "schedule_id": nil, "message_count": 3,
+		"total_tokens": 900, "input_tokens": 800, "output_tokens": 100, "accumulated_total_tokens": 2000, "accumulated_input_tokens": 1800, "accumulated_output_tokens": 200})
+	line := func(role string, created int64, content ...map[string]any) string {
+		return js(t, map[string]any{"id": nil, "role": role, "created": created, "content": content, "metadata": map[string]any{"userVisible": true, "agentVisible": true}})
+	}
+	first := meta + "\n" + line("user", 1740830400, text("hi")) + "\n" +
+		line("assistant", 1740830401, toolRequest("c1", "developer__shell", map[string]any{"command": "ls"})) + "\n" +
+		line("user", 1740830402, legacyResponse("c1", text("a\nb"))) + "\n" +
+		line("assistant", 1740830403, toolRequest("c2", "developer__shell", map[string]any{})) + "\n" + `{"role":"us`
+	os.WriteFile(p, []byte(first), 0o644)
+	if !DetectJSONL(p) || Detect(p) != KindJSONL {
+		t.Fatal("not detected")
+	}
+	var c collected
+	cur, err := ReadJSONL(context.Background(), p, JSONLCursor{}, c.handler())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.sessions) != 1 || c.sessions[0].ID != "20250301_120000" || c.sessions[0].WorkingDir != "/w" || c.sessions[0].Accumulated.Input != 1800 {
+		t.Errorf("%+v", c.sessions)
+	}
+	if got := c.calls(); !reflect.DeepEqual(got, []string{"c1"}) || c.results[0].Tool != "developer__shell" || c.results[0].Line != 4 {
+		t.Fatalf("%v %+v", got, c.results)
+	}
+	if cur.Line != 6 || cur.Requests["c2"] != "developer__shell" {
+		t.Fatalf("cursor %+v", cur)
+	}
+	back, err := ReadResult(context.Background(), p, c.results[0].Locator)
+	if err != nil || back.CallID != "c1" || back.Blocks[0].Text != "a\nb" {
+		t.Errorf("ReadResult = %+v, %v", back, err)
+	}
+	// the half-written line is finished, and the next response arrives
+	f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`er","created":1740830404,"content":[` + js(t, toolResponse("c2", text("done"))) + `],"metadata":{"userVisible":true,"agentVisible":true}}` + "\n")
+	f.Close()
+	var c2 collected
+	if _, err := ReadJSONL(context.Background(), p, cur, c2.handler()); err != nil {
+		t.Fatal(err)
+	}
+	if got := c2.calls(); !reflect.DeepEqual(got, []string{"c2"}) || c2.results[0].Tool != "developer__shell" || len(c2.sessions) != 0 {
+		t.Errorf("second pass %v %+v %+v", got, c2.results, c2.sessions)
+	}
+	// not a session
+	bad := filepath.Join(dir, "x.jsonl")
+	os.WriteFile(bad, []byte(`{"type":"session_meta"}`+"\n"), 0o644)
+	var c3 collected
+	if _, err := ReadJSONL(context.Background(), bad, JSONLCursor{}, c3.handler()); err != nil || !reflect.DeepEqual(c3.codes(), []string{DiagNotSession}) || DetectJSONL(bad) {
+		t.Errorf("%v %v", err, c3.codes())
+	}
+}
+
+func TestRecogniseNotice(t *testing.T) {
+	tests := []struct {
+		text string
+		want Notice
+		ok   bool
+	}{
+		{"The response returned from the tool call was larger (250123 characters) and is stored in the file: /d/mcp_responses/mcp_response_20260101_000001.123456_Ab12Cd.txt\nYou can use other tools to examine or search it.",
+			Notice{Kind: NoticeLargeResponse, Path: "/d/mcp_responses/mcp_response_20260101_000001.123456_Ab12Cd.txt", Characters: 250123}, true},
+		{"The response returned from the tool call was larger (200001 characters) and is stored in the file which you can use other tools to examine or search in: /tmp/goose_mcp_responses/mcp_response_20250601_000001.123456.txt",
+			Notice{Kind: NoticeLargeResponse, Path: "/tmp/goose_mcp_responses/mcp_response_20250601_000001.123456.txt", Characters: 200001}, true},
+		{"Tool output was 60000 characters and is saved to /tmp/goose_mcp_responses/mcp_response_20260101_000001.000001.txt. To view portions, use the `read` tool with `path: /tmp/x` (and `line`/`limit` for ranges) if available, or `sed -n 'A,Bp' /tmp/x` via shell. Do NOT re-run the tool to see different slices.",
+			Notice{Kind: NoticeSavedOutput, Path: "/tmp/goose_mcp_responses/mcp_response_20260101_000001.000001.txt", Characters: 60000}, true},
+		{"Warning: Failed to write large response to file: denied. Showing full content instead.\n\nxyz", Notice{}, false},
+		{"plain", Notice{}, false},
+	}
+	for _, tt := range tests {
+		got, ok := RecogniseNotice(tt.text)
+		if ok != tt.ok || got != tt.want {
+			t.Errorf("RecogniseNotice(%.40q) = %+v %v", tt.text, got, ok)
+		}
+	}
+}
+
+func TestRootsAndSpill(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	if got := DataDir(env(map[string]string{"HOME": "/h", PathRootEnv: "/r"})); got != "/r/data" {
+		t.Errorf("%s", got)
+	}
+	if got := DataDir(env(map[string]string{"HOME": "/h", PathRootEnv: "rel"})); got != "/h/.local/share/goose" {
+		t.Errorf("a relative GOOSE_PATH_ROOT was used: %s", got)
+	}
+	if got := DefaultRoots(env(map[string]string{"HOME": "/h", "XDG_DATA_HOME": "/x"})); !reflect.DeepEqual(got, []string{"/x/goose/sessions"}) {
+		t.Errorf("%v", got)
+	}
+	rules := Spill(env(map[string]string{"HOME": "/h"}))
+	match := func(p string) bool {
+		for _, r := range rules {
+			if r.Match(p) {
+				return true
+			}
+		}
+		return false
+	}
+	for p, want := range map[string]bool{
+		"/h/.local/share/goose/mcp_responses/mcp_response_20260101_000001.123456_Ab12Cd.txt": true,
+		"/tmp/goose_mcp_responses/mcp_response_20250601_000001.123456.txt":                   true,
+		"/tmp/goose_mcp_responses/mcp_response_20250601_000001.txt":                          true,
+		"/tmp/goose_mcp_responses/../mcp_response_20250601_000001.txt":                       false,
+		"/tmp/goose_mcp_responses/notes.txt":                                                 false,
+		"/h/.local/share/goose/mcp_responses/mcp_response_20250601_000001.txt":               false,
+	} {
+		if got := match(p); got != want {
+			t.Errorf("Match(%q) = %v", p, got)
+		}
+	}
+}
+
+func TestHandlerErrorStops(t *testing.T) {
+	g := newGooseDB(t, schemaV17)
+	g.fill(t)
+	stop := errors.New("stop")
+	if _, err := ReadDB(context.Background(), g.path, DBCursor{}, Handler{Result: func(Result) error { return stop }}); !errors.Is(err, stop) {
+		t.Errorf("err %v", err)
+	}
+}
+
+func newGooseDBB(b *testing.B) *gooseDB {
+	g := newGooseDB(b, schemaV17)
+	g.exec(b, "INSERT INTO sessions (id, working_dir) VALUES ('s1', '/w')")
+	return g
+}
