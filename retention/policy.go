@@ -46,8 +46,8 @@ type PolicyInfo struct {
 	Estimator string `json:"estimator"`
 	// Budget names the parameter a budget (--budget, the slider) sets, in
 	// Unit.
-	Budget string `json:"budget"`
-	Unit   string `json:"unit"`
+	Budget string  `json:"budget"`
+	Unit   string  `json:"unit"`
 	Params []Param `json:"params"`
 	// Recoverable is RecoverFile or RecoverNone.
 	Recoverable string `json:"recoverable"`
