@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"spillscope/retention/imagecost"
 )
@@ -190,6 +191,11 @@ type Analysis struct {
 	unsupported []string // blocks of other types
 	unpriced    []string // images that cannot be priced
 	unreadable  []string // images without a readable path
+
+	// Built on first use and kept: they depend on the result only.
+	complete *string // dsh-tokens' complete result file
+	flat     *string // the byte era's joined text
+	points   []int64 // code points per block (the pruner's measure)
 }
 
 type blockInfo struct {
@@ -229,7 +235,9 @@ func Analyse(res Result, est Estimator, route string, opts AnalyseOptions) (*Ana
 		switch b.Type {
 		case TypeText:
 			text := b.Text
-			if bad := invalidBytes(text); bad > 0 {
+			if utf8.ValidString(text) {
+				// The common case: no scan for invalid bytes.
+			} else if bad := invalidBytes(text); bad > 0 {
 				a.notes = append(a.notes, fmt.Sprintf("text block %d: %d bytes of invalid UTF-8 are counted and cut as U+FFFD replacement characters", i, bad))
 				text = sanitize(text)
 			}

@@ -111,12 +111,17 @@ func (dshBytes) Decide(a *Analysis, s Settings) Outcome {
 // flatText is every text block joined with no separator, as the byte era
 // flattens a result.
 func (a *Analysis) flatText() string {
+	if a.flat != nil {
+		return *a.flat
+	}
 	var sb strings.Builder
 	sb.Grow(int(a.textBytes))
 	for _, bi := range a.blocks {
 		sb.WriteString(bi.text)
 	}
-	return sb.String()
+	flat := sb.String()
+	a.flat = &flat
+	return flat
 }
 
 // flatPosition maps an offset in flatText to a block and an offset in it.

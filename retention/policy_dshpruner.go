@@ -54,13 +54,10 @@ func (dshPruner) Decide(a *Analysis, s Settings) Outcome {
 		return a.keep(StatusDisabled, nil)
 	}
 	bp := &threshold
+	points := a.codePoints()
 	var total int64
-	points := make([]int64, len(a.blocks))
-	for i, bi := range a.blocks {
-		if bi.kind == TypeText {
-			points[i] = int64(utf8.RuneCountInString(bi.text))
-			total += points[i]
-		}
+	for _, n := range points {
+		total += n
 	}
 	if total <= threshold {
 		return a.keep(StatusWithinBudget, bp)
@@ -83,7 +80,7 @@ func (dshPruner) Decide(a *Analysis, s Settings) Outcome {
 		blockStart, blockEnd := consumed, consumed+n
 		h := min(n, max(0, removedStart-blockStart))
 		t := min(n, max(0, removedEnd-blockStart))
-		hb, tb := runeOffset(bi.text, h), runeOffset(bi.text, t)
+		hb, tb := runeOffset(bi.text, h), runeOffsetFromEnd(bi.text, n-t)
 		marker := blockStart < removedEnd && blockEnd > removedStart && !inserted
 		if marker {
 			inserted = true
@@ -118,6 +115,30 @@ func (dshPruner) Decide(a *Analysis, s Settings) Outcome {
 	o.OriginalTokens, o.OriginalTokensExact = orig.Total, exact
 	o.Tokens = a.priceBuilt(c, 0)
 	return o
+}
+
+// codePoints counts each text block's code points, once per Analysis.
+func (a *Analysis) codePoints() []int64 {
+	if a.points == nil {
+		a.points = make([]int64, len(a.blocks))
+		for i, bi := range a.blocks {
+			if bi.kind == TypeText {
+				a.points[i] = int64(utf8.RuneCountInString(bi.text))
+			}
+		}
+	}
+	return a.points
+}
+
+// runeOffsetFromEnd is the byte offset where the last n code points of s
+// start, found walking back from the end (a pruned tail is short).
+func runeOffsetFromEnd(s string, n int64) int {
+	i := len(s)
+	for ; n > 0 && i > 0; n-- {
+		_, size := utf8.DecodeLastRuneInString(s[:i])
+		i -= size
+	}
+	return i
 }
 
 // runeOffset is the byte offset of code point n of s (len(s) past the end).

@@ -69,9 +69,33 @@ func (dshTokens) Decide(a *Analysis, s Settings) Outcome {
 		return a.keep(StatusPreserved, bp, fmt.Sprintf("notice exceeds budget: the notice at its longest costs %d tokens on %s, the budget is %d", c, est.Name(), B))
 	}
 	reserved := est.Count(DshGap) + est.Count(noticeSep+worst)
-	r := retainContent(a.items(), max(0, B-reserved))
-	footer := FormatSpillNotice(ExactOmission(r.omittedBytes), ref, r.omittedImages)
+	items := a.items()
+	orig, exact := a.original(B)
+	var o Outcome
+	// dsh prices the parts apart and merges adjacent text after; on its
+	// meter merging never costs more. A tokenizer may count joined text a
+	// token or two above its parts, so then the cut is redone with the
+	// overshoot taken off the content budget.
+	for slack, try := 0, 0; ; try++ {
+		o = a.dshTokensCut(items, max(0, B-reserved-slack), ref)
+		if o.Tokens.Total <= B {
+			break
+		}
+		if try == 3 {
+			return a.keep(StatusPreserved, bp, fmt.Sprintf("the replacement would cost %d tokens on %s, over the budget %d; original kept", o.Tokens.Total, est.Name(), B))
+		}
+		slack += o.Tokens.Total - B
+	}
+	o.Budget = bp
+	o.OriginalTokens, o.OriginalTokensExact = orig.Total, exact
+	return o
+}
 
+// dshTokensCut is steps 9 to 12 of dsh's bound(): retain, write the footer,
+// and join head, gap, tail and footer, merging adjacent text.
+func (a *Analysis) dshTokensCut(items []retainItem, budget int, ref SpillRef) Outcome {
+	r := retainContent(items, budget)
+	footer := FormatSpillNotice(ExactOmission(r.omittedBytes), ref, r.omittedImages)
 	var c contentBuilder
 	if len(r.head)+len(r.tail) == 0 {
 		c.text(SpanNotice, -1, 0, footer)
@@ -84,23 +108,16 @@ func (dshTokens) Decide(a *Analysis, s Settings) Outcome {
 	o := Outcome{
 		Status: StatusReplaced, Content: c.blocks, Spans: c.spans, Notice: footer,
 		OmittedBytes: r.omittedBytes, OmittedImages: r.omittedImages,
-		Recovery: Recovery{Kind: RecoverFile, Locator: ref.Locator},
-		Budget:   bp, CompleteFile: a.dshComplete(),
-		Diagnostics: append([]string{}, a.notes...),
-		HeadEnd:     &r.headEnd, TailStart: &r.tailStart,
-		Route: a.route.Name, Estimator: est.Name(),
+		Recovery:     Recovery{Kind: RecoverFile, Locator: ref.Locator},
+		CompleteFile: a.dshComplete(),
+		Diagnostics:  append([]string{}, a.notes...),
+		HeadEnd:      &r.headEnd, TailStart: &r.tailStart,
+		Route: a.route.Name, Estimator: a.est.Name(),
 	}
 	if len(r.head)+len(r.tail) == 0 {
 		o.Status = StatusNoticeOnly
 	}
-	orig, exact := a.original(B)
-	o.OriginalTokens, o.OriginalTokensExact = orig.Total, exact
-	o.Tokens = a.priceBuilt(c, est.Count(c.lastText()))
-	if o.Tokens.Total > B {
-		// dsh's reserve makes this impossible on its meter; a tokenizer may
-		// count joined text differently from its parts.
-		return a.keep(StatusPreserved, bp, fmt.Sprintf("the replacement would cost %d tokens on %s, over the budget %d; original kept", o.Tokens.Total, est.Name(), B))
-	}
+	o.Tokens = a.priceBuilt(c, a.est.Count(c.lastText()))
 	return o
 }
 
@@ -153,19 +170,22 @@ func (a *Analysis) priceBuilt(c contentBuilder, noticeTokens int) Tokens {
 // dshComplete is the token era's complete result file: every text block as
 // it is and, at each image's position, a line naming its readable path.
 func (a *Analysis) dshComplete() string {
+	if a.complete != nil {
+		return *a.complete
+	}
 	var sb strings.Builder
 	sb.Grow(int(a.textBytes) + 160*a.images)
-	for i, bi := range a.blocks {
+	for _, bi := range a.blocks {
 		switch bi.kind {
 		case TypeText:
 			sb.WriteString(bi.text)
 		case TypeImage:
 			sb.WriteString(DshImageLine(bi.path, bi.img.MediaType, bi.img.Width, bi.img.Height))
-		default:
-			_ = i
 		}
 	}
-	return sb.String()
+	complete := sb.String()
+	a.complete = &complete
+	return complete
 }
 
 // DshImageLine is the line that stands for an image in the token era's
