@@ -169,3 +169,47 @@ func itoa64(n int64) string {
 	data, _ := json.Marshal(n)
 	return string(data)
 }
+
+// The window's cache of Analyses under concurrent re-runs of one result at
+// different budgets and policies: every answer is what a fresh service
+// gives. Run under -race.
+func TestRetainConcurrentCache(t *testing.T) {
+	root := t.TempDir()
+	writeImageSession(t, root, 12)
+	s, r := indexRoot(t, root, filepath.Join(t.TempDir(), "data"))
+	rows, err := s.Largest(1)
+	if err != nil || len(rows) != 1 {
+		t.Fatal(rows, err)
+	}
+	id := rows[0].ID
+	reqs := []RetainRequest{
+		{ResultID: id, Budget: budget(300)}, {ResultID: id, Budget: budget(2000), Estimator: "dsh-meter"},
+		{ResultID: id, Policy: "dsh-pruner", Budget: budget(1000), Params: map[string]string{"headChars": "200", "tailChars": "100"}}, {ResultID: id},
+	}
+	fresh := NewRetention(r.store)
+	want := make([]Projection, len(reqs))
+	for i, q := range reqs {
+		if want[i], err = fresh.Retain(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan string, 24)
+	for g := 0; g < 24; g++ {
+		go func(i int) {
+			got, err := r.Retain(reqs[i])
+			switch {
+			case err != nil:
+				done <- err.Error()
+			case got.Status != want[i].Status || got.Tokens != want[i].Tokens || got.OmittedBytes != want[i].OmittedBytes:
+				done <- "a cached re-run differs from a fresh one"
+			default:
+				done <- ""
+			}
+		}(g % len(reqs))
+	}
+	for g := 0; g < 24; g++ {
+		if msg := <-done; msg != "" {
+			t.Fatal(msg)
+		}
+	}
+}

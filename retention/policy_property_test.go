@@ -1,6 +1,7 @@
 package retention
 
 import (
+	"errors"
 	"math/rand"
 	"reflect"
 	"strings"
@@ -206,4 +207,41 @@ func FuzzPolicies(f *testing.F) {
 			checkPruned(t, res, s, o)
 		}
 	})
+}
+
+// One Analysis shared by goroutines deciding at different budgets (the
+// window and a sweep at once): each gets what a sequential run gets. Run
+// under -race.
+func TestAnalysisConcurrent(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	res := Result{Content: []Block{textBlock(randomText(r, 80000)), textBlock(randomText(r, 9000))}}
+	for _, est := range []string{EstimatorMeter, EncodingO200k} {
+		e, err := LookupEstimator(est)
+		if err != nil {
+			t.Fatal(err)
+		}
+		budgets := []string{"300", "1200", "5000", "12500", "40"}
+		want := make([]Outcome, len(budgets))
+		for i, b := range budgets {
+			a, _ := Analyse(res, e, "", AnalyseOptions{})
+			want[i], _ = a.Decide("dsh-tokens", Params{"maxInlineTokens": b})
+		}
+		shared, _ := Analyse(res, e, "", AnalyseOptions{})
+		done := make(chan error, 16)
+		for g := 0; g < 16; g++ {
+			go func(g int) {
+				i := g % len(budgets)
+				got, err := shared.Decide("dsh-tokens", Params{"maxInlineTokens": budgets[i]})
+				if err == nil && !reflect.DeepEqual(got, want[i]) {
+					err = errors.New(est + ": a concurrent decision differs from a sequential one at " + budgets[i])
+				}
+				done <- err
+			}(g)
+		}
+		for g := 0; g < 16; g++ {
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }

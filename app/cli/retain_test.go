@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"spillscope/retention"
+	"spillscope/sessions"
 )
 
 // retainOut mirrors the printed object, decoded strictly enough to check
@@ -444,5 +445,41 @@ func TestRetainByteEraArithmetic(t *testing.T) {
 	want := full[:303] + full[len(full)-302:] + "\n\n(Omitted 1417 bytes. Full formatted result stored at: " + locator + ". " + retention.LocalSpillHint + ")"
 	if len(blocks) != 1 || blocks[0].Text != want || *o.OmittedBytes != 1417 || o.BudgetUnit != "bytes" || len(want) > 800 {
 		t.Fatalf("content %q, want %q", blocks, want)
+	}
+}
+
+// What `retain --spill-dir` writes in dsh's layout is indexed as a result
+// whose notice names the spill file, which exists.
+func TestRetainSpillDirIsIndexed(t *testing.T) {
+	dir := t.TempDir()
+	body := strings.Repeat("GET /api/v1/items?page=3 200 OK in 12ms\n", 2000)
+	code, o, _, stderr := runRetainCmd(t, resultJSONText(t, text(body)), "--budget", "900", "--estimator", "dsh-meter", "--tool", "bash", "--spill-dir", dir)
+	if code != exitOK || o.Status != retention.StatusReplaced {
+		t.Fatalf("exit %d status %q stderr %q", code, o.Status, stderr)
+	}
+	if !strings.HasSuffix(*o.SpillPath, "-bash.txt") {
+		t.Fatalf("spill path %q", *o.SpillPath)
+	}
+	db := filepath.Join(t.TempDir(), "index.db")
+	env, out, _ := envFor(t, nil)
+	sum := runIndexJSON(t, env, out, "--db", db, "--structure-only", dir)
+	if sum.ToolResults != 1 || sum.SpillNotices != 1 {
+		t.Fatalf("summary %+v", sum)
+	}
+	d, err := sessions.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	rows, err := d.Results(t.Context(), sessions.ResultFilter{})
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("rows %v, %v", rows, err)
+	}
+	if r := rows[0]; r.Spill == nil || r.Spill.Path != *o.SpillPath || r.ToolName != "bash" {
+		t.Fatalf("row %+v", r)
+	}
+	_, res, err := d.LoadResult(t.Context(), rows[0].ID)
+	if err != nil || len(res.Content) != 1 || res.Content[0].Text != body {
+		t.Fatalf("read back %v", err)
 	}
 }
