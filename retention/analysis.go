@@ -504,21 +504,24 @@ func (a *Analysis) Reprice(o Outcome) Tokens {
 			src[sp.Out] = sp.Block
 		}
 	}
-	notice := map[int]bool{}
+	// The notice is reported as priceBuilt reports it: its own price, at
+	// most the price of the block that holds it.
+	notice := map[int]string{}
 	for _, sp := range o.Spans {
-		if sp.Kind == SpanNotice && sp.OutStart == 0 {
-			notice[sp.Out] = true
+		if sp.Kind == SpanNotice && o.Content[sp.Out].Type == TypeText {
+			notice[sp.Out] = o.Content[sp.Out].Text[sp.OutStart:sp.OutEnd]
 		}
 	}
 	for i, b := range o.Content {
 		switch b.Type {
 		case TypeText:
 			n := a.est.Count(sanitize(b.Text))
-			if notice[i] {
-				t.Notice += n
-			} else {
-				t.Text += n
+			if nt, ok := notice[i]; ok {
+				k := min(a.est.Count(sanitize(nt)), n)
+				t.Notice += k
+				n -= k
 			}
+			t.Text += n
 		case TypeImage:
 			j, ok := src[i]
 			if len(o.Spans) == 0 {

@@ -245,3 +245,31 @@ func TestAnalysisConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// Repricing an outcome on the estimator it was decided on gives its own
+// figures; on another estimator, what that estimator counts.
+func TestRepriceYardstick(t *testing.T) {
+	dir := t.TempDir()
+	res := Result{Content: []Block{textBlock(strings.Repeat("yard stick line 7\n", 2000)), writePNG(t, dir, 300, 200), textBlock("end")}}
+	meter, _ := LookupEstimator(EstimatorMeter)
+	o200k, _ := LookupEstimator(EncodingO200k)
+	for _, policy := range []string{"dsh-tokens", "dsh-pruner"} {
+		a, _ := Analyse(res, meter, "deepseek-v4.1", AnalyseOptions{Call: Call{Spill: SpillRef{Locator: testSpill}}})
+		p := Params{"maxInlineTokens": "900"}
+		if policy == "dsh-pruner" {
+			p = Params{"thresholdChars": "2000", "headChars": "500", "tailChars": "500"}
+		}
+		o, err := a.Decide(policy, p)
+		if err != nil || o.Status != StatusReplaced {
+			t.Fatalf("%s: %v %s", policy, err, o.Status)
+		}
+		if got := a.Reprice(o); got != o.Tokens {
+			t.Errorf("%s: repriced on its own estimator %+v, outcome %+v", policy, got, o.Tokens)
+		}
+		y, _ := Analyse(res, o200k, "deepseek-v4.1", AnalyseOptions{Call: Call{Spill: SpillRef{Locator: testSpill}}})
+		got := y.Reprice(o)
+		if want := estimate(t, o.Content, "deepseek-v4.1", EncodingO200k); got.Total != want || got.Estimator != EncodingO200k {
+			t.Errorf("%s: yardstick %+v, want a total of %d", policy, got, want)
+		}
+	}
+}
