@@ -3,14 +3,14 @@ package app
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"path/filepath"
+	"strconv"
 	"strings"
 
 	"spillscope/retention"
+	"spillscope/retention/imagecost"
 	"spillscope/sessions"
 )
 
@@ -18,65 +18,131 @@ import (
 // the indexer reads.
 const maxPastedJSON = 64 << 20
 
-// Retain runs the decision on one result at one budget and route: an indexed
-// result read back from its source, or pasted tool-result JSON.
+// reviewSpillRoot is the spill root a re-run's notice names when the record
+// names none: a dsh-shaped locator that does not depend on where Spillscope
+// keeps its data, so no figure does.
+const reviewSpillRoot = "/tmp/dsh-spill-review"
+
+// Retain runs a policy on one result at one budget: an indexed result read
+// back from its source, or pasted tool-result JSON. The Analysis is kept, so
+// the next budget or policy only re-decides.
 func (r *Retention) Retain(req RetainRequest) (Projection, error) {
-	if req.Budget != nil {
-		if _, err := retention.ValidateBudget(float64(*req.Budget)); err != nil {
-			return Projection{}, err
-		}
-	}
 	db, err := r.store.DB()
 	if err != nil {
 		return Projection{}, err
 	}
-	res, opts, row, err := r.input(db, req)
+	pol, s, err := settingsFor(req.Policy, req.Params, req.Budget)
 	if err != nil {
 		return Projection{}, err
 	}
-	opts.Budget = req.Budget
-	out, err := retention.Retain(res, opts)
+	c, err := r.analysis(db, req)
 	if err != nil {
 		return Projection{}, err
 	}
-	if row != nil {
-		sessions.UseCountedTotal(&out, *row)
+	out := c.a.Run(pol, s)
+	if c.row != nil {
+		sessions.UseCountedTotal(&out, *c.row)
 	}
-	return projection(out, res, req.Budget, db.AttachmentDir()), nil
+	p := projection(out, c.res, db.AttachmentDir())
+	if y := c.yardstick(); y != nil {
+		t := y.Reprice(out)
+		p.Yardstick = &TokenFigures{Estimator: t.Estimator, Total: t.Total, Text: t.Text, Images: t.Images, Notice: t.Notice}
+	}
+	return p, nil
 }
 
-// input resolves a request to content and options (route, encoding, tool,
-// the spill path the notice would name), and for an indexed result its row.
-func (r *Retention) input(db *sessions.DB, req RetainRequest) (retention.Result, retention.Options, *sessions.ResultRow, error) {
-	opts := retention.Options{Route: req.Route, Encoding: req.Encoding, ToolName: req.ToolName}
+// settingsFor resolves a policy ("" is the default) with its parameters and
+// a budget in the policy's own unit (nil switches it off).
+func settingsFor(policy string, params map[string]string, budget *int64) (retention.Policy, retention.Settings, error) {
+	// The policy checks the budget, so its error names the harness's own
+	// setting (maxInlineTokens, maxInlineBytes, thresholdChars).
+	opts := retention.Options{Policy: policy, Params: params}
+	return opts.Settings(budget)
+}
+
+// analysis returns the cached Analysis for a request, building it on a miss.
+func (r *Retention) analysis(db *sessions.DB, req RetainRequest) (*cached, error) {
+	if _, err := imagecost.Lookup(orDefault(req.Route, retention.DefaultRoute)); req.Route != "" && err != nil {
+		return nil, err
+	}
 	if req.ResultID > 0 {
+		row, err := db.Result(context.Background(), req.ResultID)
+		if err != nil {
+			return nil, err
+		}
+		route := orDefault(req.Route, row.Route)
+		tool := orDefault(req.ToolName, row.ToolName)
+		est, err := retention.EstimatorFor(req.Estimator, route)
+		if err != nil {
+			return nil, err
+		}
+		key := analysisKey{resultID: row.ID, source: row.Path, offset: row.Offset, length: row.Length,
+			estimator: est.Name(), route: route, tool: tool, locator: resultLocator(row)}
+		if c, ok := r.cache.get(key); ok {
+			return c, nil
+		}
 		row, res, err := db.LoadResult(context.Background(), req.ResultID)
 		if err != nil {
-			return res, opts, nil, err
+			return nil, err
 		}
-		if opts.Route == "" {
-			opts.Route = row.Route
+		a, err := retention.Analyse(res, est, route, retention.AnalyseOptions{
+			Call: retention.Call{ToolName: tool, Spill: retention.SpillRef{Locator: key.locator}}})
+		if err != nil {
+			return nil, err
 		}
-		if opts.ToolName == "" {
-			opts.ToolName = row.ToolName
-		}
-		opts.SpillPath = filepath.Join(r.store.cfg.DataDir, "spills", fmt.Sprintf("result-%d.txt", row.ID))
-		return res, opts, &row, nil
+		c := &cached{key: key, a: a, res: res, row: &row}
+		r.cache.put(c)
+		return c, nil
 	}
 	if strings.TrimSpace(req.JSON) == "" {
-		return retention.Result{}, opts, nil, errors.New("app: give a result id or tool-result JSON")
+		return nil, errors.New("app: give a result id or tool-result JSON")
 	}
 	if len(req.JSON) > maxPastedJSON {
-		return retention.Result{}, opts, nil, fmt.Errorf("app: pasted JSON is %d bytes, more than %d", len(req.JSON), maxPastedJSON)
+		return nil, fmt.Errorf("app: pasted JSON is %d bytes, more than %d", len(req.JSON), maxPastedJSON)
+	}
+	sum := sha256.Sum256([]byte(req.JSON))
+	id := hex.EncodeToString(sum[:])
+	route := orDefault(req.Route, retention.DefaultRoute)
+	est, err := retention.EstimatorFor(req.Estimator, route)
+	if err != nil {
+		return nil, err
+	}
+	tool := req.ToolName
+	key := analysisKey{source: "pasted:" + id, estimator: est.Name(), route: route, tool: tool,
+		locator: retention.DshSpillLocator(reviewSpillRoot, "pasted", id[:12], orDefault(tool, "tool"))}
+	if c, ok := r.cache.get(key); ok {
+		return c, nil
 	}
 	res, err := retention.ParseResult([]byte(req.JSON))
 	if err != nil {
-		return res, opts, nil, err
+		return nil, err
 	}
 	storePastedImages(&res, db.AttachmentDir())
-	sum := sha256.Sum256([]byte(req.JSON))
-	opts.SpillPath = filepath.Join(r.store.cfg.DataDir, "spills", "pasted-"+hex.EncodeToString(sum[:8])+".txt")
-	return res, opts, nil, nil
+	a, err := retention.Analyse(res, est, route, retention.AnalyseOptions{
+		Call: retention.Call{ToolName: tool, Spill: retention.SpillRef{Locator: key.locator}}})
+	if err != nil {
+		return nil, err
+	}
+	c := &cached{key: key, a: a, res: res}
+	r.cache.put(c)
+	return c, nil
+}
+
+// resultLocator is what a re-run's notice names: the spill file the record
+// itself names, else a dsh-shaped path built from the session and call ids.
+func resultLocator(row sessions.ResultRow) string {
+	if row.Spill != nil && row.Spill.Path != "" {
+		return row.Spill.Path
+	}
+	sum := sha256.Sum256([]byte(row.CallID))
+	return retention.DshSpillLocator(reviewSpillRoot, row.SessionID, hex.EncodeToString(sum[:])[:12], orDefault(row.ToolName, "tool"))
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // storePastedImages writes pasted image data into the attachment store so
@@ -89,7 +155,7 @@ func storePastedImages(res *retention.Result, dir string) {
 		if b.Type != retention.TypeImage || b.Data == "" || b.Path != "" {
 			continue
 		}
-		data, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(b.Data), ""))
+		data, err := imagecost.DecodeBase64(b.Data)
 		if err != nil {
 			continue
 		}
@@ -101,43 +167,54 @@ func storePastedImages(res *retention.Result, dir string) {
 	}
 }
 
-// projection maps an outcome to what the middle pane shows: kept blocks
-// with where each was cut, the [...] marker at the omitted interval, then
-// the notice.
-func projection(out retention.Outcome, orig retention.Result, budget *int64, attachDir string) Projection {
+// projection maps an outcome to what the middle pane shows: one view per
+// span, so a block dsh merged (head text, the [...] gap, tail text and the
+// notice) still shows which part is which.
+func projection(out retention.Outcome, orig retention.Result, attachDir string) Projection {
 	p := Projection{
-		Status: out.Status, Notice: out.Notice, OmittedBytes: out.OmittedBytes, OmittedImages: out.OmittedImages,
-		Tokens:         TokenFigures{Total: out.Tokens.Total, Text: out.Tokens.Text, Images: out.Tokens.Images, Notice: out.Tokens.Notice},
-		OriginalTokens: out.OriginalTokens, OriginalTokensExact: out.OriginalTokensExact, Diagnostics: out.Diagnostics, Route: out.Route, Encoding: out.Encoding,
-		Budget: budget,
+		Status: out.Status, Policy: out.Policy, Notice: out.Notice, OmittedBytes: out.OmittedBytes, OmittedImages: out.OmittedImages,
+		Tokens:         TokenFigures{Estimator: out.Tokens.Estimator, Total: out.Tokens.Total, Text: out.Tokens.Text, Images: out.Tokens.Images, Notice: out.Tokens.Notice},
+		OriginalTokens: out.OriginalTokens, OriginalTokensExact: out.OriginalTokensExact, Diagnostics: out.Diagnostics,
+		Route: out.Route, Estimator: out.Estimator, Budget: out.Budget, BudgetUnit: out.BudgetUnit,
+		Recovery: out.Recovery.Kind, Locator: out.Recovery.Locator,
 	}
 	if p.Diagnostics == nil {
 		p.Diagnostics = []string{}
 	}
 	views := blockViews(out.Content, attachDir)
-	for i := range views {
-		if i < len(out.Spans) {
-			sp := out.Spans[i]
-			if sp.Block < 0 {
-				if out.Content[i].Type == retention.TypeText && out.Content[i].Text == out.Notice {
-					views[i].Kind = "notice"
-				} else {
-					views[i].Kind = "omitted"
-				}
-				continue
+	if len(out.Spans) == 0 {
+		p.Blocks = views
+	}
+	for _, sp := range out.Spans {
+		v := views[sp.Out]
+		c := out.Content[sp.Out]
+		if c.Type == retention.TypeText {
+			v.Text = c.Text[sp.OutStart:sp.OutEnd]
+			v.TextBytes, v.Truncated = int64(len(v.Text)), false
+			if text, n, cut := shownText(v.Text); cut {
+				v.Text, v.TextBytes, v.Truncated = text, n, true
 			}
-			views[i].Index = sp.Block
+		}
+		switch sp.Kind {
+		case retention.SpanMarker:
+			v.Kind = "omitted"
+		case retention.SpanNotice:
+			v.Kind = "notice"
+		case retention.SpanWrapper, retention.SpanHeader:
+			v.Kind = sp.Kind
+		default:
+			v.Index = sp.Block
 			if ob := orig.Content[sp.Block]; ob.Type == retention.TypeText {
 				switch {
 				case sp.Start > 0:
-					views[i].Cut = "tail"
+					v.Cut = "tail"
 				case sp.End < int64(len(ob.Text)):
-					views[i].Cut = "head"
+					v.Cut = "head"
 				}
 			}
 		}
+		p.Blocks = append(p.Blocks, v)
 	}
-	p.Blocks = views
 	if out.CompleteFile != "" {
 		text, n, _ := shownText(out.CompleteFile)
 		p.CompleteFile, p.CompleteFileBytes = text, n
@@ -146,8 +223,8 @@ func projection(out retention.Outcome, orig retention.Result, budget *int64, att
 }
 
 // Sweep runs the decision at many budgets: for one result (per budget, its
-// own figures), or for a session or the whole index through the same
-// aggregation the CLI's sweep prints.
+// own figures, from one Analysis), or for a session or the whole index
+// through the same aggregation the CLI's sweep prints.
 func (r *Retention) Sweep(req SweepRequest) ([]SweepRow, error) {
 	if len(req.Budgets) == 0 {
 		return nil, errors.New("app: give at least one budget")
@@ -155,8 +232,11 @@ func (r *Retention) Sweep(req SweepRequest) ([]SweepRow, error) {
 	if len(req.Budgets) > 1000 {
 		return nil, fmt.Errorf("app: %d budgets are more than 1000", len(req.Budgets))
 	}
-	for _, b := range req.Budgets {
-		if _, err := retention.ValidateBudget(float64(b)); err != nil {
+	settings := make([]retention.Settings, len(req.Budgets))
+	var pol retention.Policy
+	for i := range req.Budgets {
+		var err error
+		if pol, settings[i], err = settingsFor(req.Policy, nil, &req.Budgets[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -165,18 +245,14 @@ func (r *Retention) Sweep(req SweepRequest) ([]SweepRow, error) {
 		return nil, err
 	}
 	if req.ResultID > 0 {
-		res, opts, row, err := r.input(db, RetainRequest{ResultID: req.ResultID, Route: req.Route})
+		c, err := r.analysis(db, RetainRequest{ResultID: req.ResultID, Route: req.Route, Estimator: req.Estimator})
 		if err != nil {
 			return nil, err
 		}
-		outs, err := retention.Sweep(res, req.Budgets, opts)
-		if err != nil {
-			return nil, err
-		}
-		rows := make([]SweepRow, len(outs))
-		for i := range outs {
-			o := &outs[i]
-			lower := sessions.UseCountedTotal(o, *row)
+		rows := make([]SweepRow, len(req.Budgets))
+		for i := range req.Budgets {
+			o := c.a.Run(pol, settings[i])
+			lower := sessions.UseCountedTotal(&o, *c.row)
 			rows[i] = SweepRow{Budget: req.Budgets[i], Results: 1, InlineTokens: int64(o.Tokens.Total),
 				OmittedBytes: o.OmittedBytes, OmittedImages: o.OmittedImages,
 				InlineTokensLowerBound: lower}
@@ -193,6 +269,7 @@ func (r *Retention) Sweep(req SweepRequest) ([]SweepRow, error) {
 	}
 	got, err := db.Sweep(context.Background(), req.Budgets, sessions.SweepOptions{
 		Filter: sessions.ResultFilter{SessionRowID: req.SessionID}, Route: req.Route,
+		Policy: req.Policy, Estimator: req.Estimator,
 	})
 	if err != nil {
 		return nil, err
@@ -205,3 +282,22 @@ func (r *Retention) Sweep(req SweepRequest) ([]SweepRow, error) {
 	}
 	return rows, nil
 }
+
+// Policies declares every retention policy, for the window's selector.
+func (r *Retention) Policies() ([]PolicyInfo, error) {
+	var out []PolicyInfo
+	for _, p := range retention.Policies() {
+		info := PolicyInfo{Name: p.Name, Harness: p.Harness, Version: p.Version, Summary: p.Summary,
+			Estimator: p.Estimator, Budget: p.Budget, Unit: p.Unit, Recoverable: p.Recoverable}
+		for _, d := range p.Params {
+			if d.Name == p.Budget {
+				info.DefaultBudget, _ = strconv.ParseInt(d.Default, 10, 64)
+			}
+		}
+		out = append(out, info)
+	}
+	return out, nil
+}
+
+// Estimators lists the registered text estimators.
+func (r *Retention) Estimators() ([]string, error) { return retention.EstimatorNames(), nil }

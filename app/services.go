@@ -151,9 +151,8 @@ func (s *Sessions) Result(id int64) (ResultDetail, error) {
 	}
 	d := ResultDetail{Row: resultRow(row), Session: sessionRow(sess), Blocks: blockViews(res.Content, db.AttachmentDir())}
 	d.Route = d.Session.Route
-	d.Encoding = retention.DefaultEncoding
-	if rt, err := imagecost.Lookup(d.Route); err == nil && rt.Encoding != "" {
-		d.Encoding = rt.Encoding
+	if d.Estimator, err = retention.RouteEstimator(d.Route); err != nil {
+		d.Estimator = retention.DefaultEncoding
 	}
 	return d, nil
 }
@@ -295,10 +294,13 @@ func (s *Sessions) ReadFile(path string, offset, limit int64) (FileSlice, error)
 // Retention is the bound service that re-runs the retention core.
 type Retention struct {
 	store *Store
+	cache *analysisCache
 }
 
 // NewRetention builds the Retention service over a shared store.
-func NewRetention(store *Store) *Retention { return &Retention{store: store} }
+func NewRetention(store *Store) *Retention {
+	return &Retention{store: store, cache: newAnalysisCache(8)}
+}
 
 // Routes lists the pricing routes, priced ones first in the core's order.
 func (r *Retention) Routes() ([]RouteInfo, error) {
@@ -315,8 +317,12 @@ func routeInfo(rt imagecost.Route) RouteInfo {
 	if !rt.Priced() {
 		calc = "none"
 	}
+	est, err := retention.RouteEstimator(rt.Name)
+	if err != nil {
+		est = retention.DefaultEncoding
+	}
 	return RouteInfo{
-		Name: rt.Name, Provider: rt.Provider, Encoding: rt.Encoding, HasImages: rt.Priced(),
+		Name: rt.Name, Provider: rt.Provider, Estimator: est, HasImages: rt.Priced(),
 		Source: rt.Source, Note: rt.Note, Calculator: calc,
 	}
 }

@@ -112,18 +112,19 @@ type BlockView struct {
 
 // ResultDetail is one tool result read back from its source file.
 type ResultDetail struct {
-	Row      ResultRow   `json:"row"`
-	Session  SessionRow  `json:"session"`
-	Blocks   []BlockView `json:"blocks"`
-	Route    string      `json:"route"`
-	Encoding string      `json:"encoding"`
+	Row     ResultRow   `json:"row"`
+	Session SessionRow  `json:"session"`
+	Blocks  []BlockView `json:"blocks"`
+	Route   string      `json:"route"`
+	// Estimator is the route's text estimator, which the row's figures use.
+	Estimator string `json:"estimator"`
 }
 
 // RouteInfo describes one pricing route for pickers and labels.
 type RouteInfo struct {
 	Name       string `json:"name"`
 	Provider   string `json:"provider"`
-	Encoding   string `json:"encoding"`
+	Estimator  string `json:"estimator"`
 	HasImages  bool   `json:"hasImages"`
 	Source     string `json:"source"`
 	Note       string `json:"note"`
@@ -135,19 +136,41 @@ type RouteInfo struct {
 type RetainRequest struct {
 	ResultID int64  `json:"resultId"`
 	JSON     string `json:"json"`
-	// Budget nil means retention disabled.
-	Budget   *int64 `json:"budget"`
-	Route    string `json:"route"`
-	Encoding string `json:"encoding"`
-	ToolName string `json:"toolName"`
+	// Policy names the retention policy ("" is dsh-tokens); Budget is in
+	// its unit, nil meaning retention disabled; Params are its other
+	// parameters.
+	Policy string            `json:"policy"`
+	Budget *int64            `json:"budget"`
+	Params map[string]string `json:"params"`
+	Route  string            `json:"route"`
+	// Estimator names the text estimator ("" is the route's).
+	Estimator string `json:"estimator"`
+	ToolName  string `json:"toolName"`
 }
 
-// TokenFigures is what the model would see, split by kind.
+// TokenFigures is what the model would see, split by kind, on the named
+// estimator.
 type TokenFigures struct {
-	Total  int `json:"total"`
-	Text   int `json:"text"`
-	Images int `json:"images"`
-	Notice int `json:"notice"`
+	Estimator string `json:"estimator"`
+	Total     int    `json:"total"`
+	Text      int    `json:"text"`
+	Images    int    `json:"images"`
+	Notice    int    `json:"notice"`
+}
+
+// PolicyInfo describes one retention policy for the window's selector.
+type PolicyInfo struct {
+	Name    string `json:"name"`
+	Harness string `json:"harness"`
+	Version string `json:"version"`
+	Summary string `json:"summary"`
+	// Estimator is the policy's own; Budget names its budget parameter, in
+	// Unit, shipped at DefaultBudget.
+	Estimator     string `json:"estimator"`
+	Budget        string `json:"budget"`
+	Unit          string `json:"unit"`
+	DefaultBudget int64  `json:"defaultBudget"`
+	Recoverable   string `json:"recoverable"`
 }
 
 // Projection is the retention decision's outcome, as the window shows it.
@@ -163,9 +186,18 @@ type Projection struct {
 	// core stops counting a huge result once it is known to be over budget).
 	OriginalTokensExact bool     `json:"originalTokensExact"`
 	Diagnostics         []string `json:"diagnostics"`
+	Policy              string   `json:"policy"`
 	Route               string   `json:"route"`
-	Encoding            string   `json:"encoding"`
+	Estimator           string   `json:"estimator"`
 	Budget              *int64   `json:"budget"`
+	BudgetUnit          string   `json:"budgetUnit"`
+	// Yardstick prices the same content on the route's estimator when the
+	// policy's figures use another, so columns compare.
+	Yardstick *TokenFigures `json:"yardstick"`
+	// Recovery is "file" (Locator names the complete result), "none" (the
+	// omitted parts reach no file) or "" (nothing omitted).
+	Recovery string `json:"recovery"`
+	Locator  string `json:"locator"`
 	// CompleteFile is the complete result file's text (what a spill would
 	// hold), shortened to CompleteFileShown bytes for display.
 	CompleteFile      string `json:"completeFile"`
@@ -179,6 +211,8 @@ type SweepRequest struct {
 	SessionID int64   `json:"sessionId"`
 	Budgets   []int64 `json:"budgets"`
 	Route     string  `json:"route"`
+	Policy    string  `json:"policy"`
+	Estimator string  `json:"estimator"`
 }
 
 // SweepRow is one budget's totals, as `spillscope sweep` prints them.

@@ -147,7 +147,7 @@ func BenchmarkEncoderCached(b *testing.B) {
 }
 
 func BenchmarkRecogniseNotice(b *testing.B) {
-	text := benchText(1<<20) + FormatNotice(123456, 2, "/spill/s/x.txt")
+	text := benchText(1<<20) + "\n\n" + FormatSpillNotice(ExactOmission(123456), SpillRef{Locator: "/spill/s/x.txt"}, 2)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, ok := RecogniseNotice(text); !ok {

@@ -3,6 +3,7 @@ package retention
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzRetain feeds arbitrary tool-result JSON and budgets to the decision:
@@ -45,33 +46,45 @@ func repeatFuzz(s string, n int) string {
 	return string(out)
 }
 
-// FuzzRecogniseNotice: recognition never panics, and a notice this package
-// formats is always recognised with its numbers, after any preview.
+// FuzzRecogniseNotice: recognition never panics, HasSpillNotice agrees with
+// it, and a notice this package formats is always recognised with its
+// numbers and locator, after any preview joined by a blank line.
 func FuzzRecogniseNotice(f *testing.F) {
-	f.Add("preview\n", int64(12), 0, "/tmp/x.txt")
-	f.Add("", int64(0), 3, "/a b/c. d.txt")
-	f.Add("(Omitted 5 bytes. Full formatted result stored at: X. ", int64(99999999), 1, "p")
-	f.Fuzz(func(t *testing.T, preview string, n int64, imgs int, path string) {
-		RecogniseNotice(preview)
-		// A path that itself holds a notice is ambiguous by construction.
-		if n < 0 || imgs < 0 || path == "" || len(path) > 4096 || containsNewline(path) || strings.Contains(path, "(Omitted ") {
+	f.Add("preview", int64(12), 0, "/tmp/x.txt", "")
+	f.Add("", int64(0), 3, "/a b/c. d.txt", "Read it.\n\n(more)")
+	f.Add("(Omitted 5 bytes. Full formatted result stored at: X. ", int64(99999999), 1, "p", "h")
+	f.Add("x\n\n(Omitted 1 bytes. Omitted 02 images. Full formatted result stored at: /a. b)", int64(7), 0, "/s", "")
+	f.Fuzz(func(t *testing.T, preview string, n int64, imgs int, path, hint string) {
+		m, ok := RecogniseNotice(preview)
+		if ok && m.Kind != NoticeLegacy && (!HasSpillNotice(preview, EraTokens) || m.End != len(preview)) {
+			t.Fatalf("RecogniseNotice and HasSpillNotice disagree on %q", preview)
+		}
+		if HasSpillNotice(preview, EraBytes) && !HasSpillNotice(preview, EraTokens) {
+			t.Fatalf("the byte era accepts %q and the token era does not", preview)
+		}
+		// A preview or locator that itself closes a notice is ambiguous by
+		// construction; so is a hint holding ". " or the separator.
+		if n < 0 || n > MaxBudget || imgs < 0 || path == "" || strings.Contains(path, noticeGuidance) || strings.Contains(preview+path+hint, noticeLocation) ||
+			strings.Contains(hint, noticeGuidance) || strings.Contains(path+hint, noticeSep+noticeOpen) || !utf8.ValidString(path+hint) || strings.HasSuffix(preview, "\n") {
 			return
 		}
-		notice := FormatNotice(n, imgs, path)
-		m, ok := RecogniseNotice(preview + notice)
-		if !ok || m.OmittedBytes != n || m.OmittedImages != imgs || m.Path != path {
+		notice := FormatSpillNotice(ExactOmission(n), SpillRef{Locator: path, Hint: hint}, imgs)
+		text := notice
+		if preview != "" {
+			text = preview + noticeSep + notice
+		}
+		m, ok = RecogniseNotice(text)
+		wantHint := hint
+		if wantHint == "" {
+			wantHint = LocalSpillHint
+		}
+		if !ok || m.OmittedBytes != n || m.OmittedImages != imgs || m.Path != path || m.Hint != wantHint {
 			t.Fatalf("notice %q after %q read as %+v, %v", notice, preview, m, ok)
 		}
-	})
-}
-
-func containsNewline(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			return true
+		if HasSpillNotice(text, EraBytes) != (imgs == 0) {
+			t.Fatalf("byte era on %q: want %v", text, imgs == 0)
 		}
-	}
-	return false
+	})
 }
 
 // FuzzParseResult: the JSON reader never panics and keeps every block.

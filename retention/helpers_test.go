@@ -2,8 +2,10 @@ package retention
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/hex"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -12,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"unicode/utf16"
 
 	"spillscope/retention/imagecost"
 )
@@ -65,33 +68,54 @@ func pngHeader(w, h uint32) []byte {
 	return b.Bytes()
 }
 
-// estimate re-prices an outcome's content independently of the tables: the
-// tokenizer on each text block, the route's calculator and the descriptor on
-// each image (read again from its file).
-func estimate(t testing.TB, content []Block, route, enc string) int {
+// estimate re-prices an outcome's content independently of the tables:
+// the estimator from scratch on each text block (tiktoken's encoder, or the
+// meter's formula on UTF-16 units) and, for each kept image, the route's
+// calculator plus dsh's handle text, both re-derived from the file.
+func estimate(t testing.TB, content []Block, route, est string) int {
 	t.Helper()
-	tk, err := Encoder(enc)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if route == "" {
 		route = DefaultRoute
+	}
+	if est == "" {
+		est, _ = RouteEstimator(route)
+	}
+	count := func(s string) int {
+		if est == EstimatorMeter {
+			return (len(utf16.Encode([]rune(s)))+3)/4 + 4
+		}
+		tk, err := Encoder(est)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(tk.EncodeOrdinary(s))
+	}
+	rt, err := imagecost.Lookup(route)
+	if err != nil {
+		t.Fatal(err)
 	}
 	total := 0
 	for _, b := range content {
 		switch b.Type {
 		case TypeText:
-			total += len(tk.EncodeOrdinary(b.Text))
+			total += count(b.Text)
 		case TypeImage:
-			info, err := imagecost.SniffFile(b.Path)
+			raw, err := os.ReadFile(b.Path)
 			if err != nil {
 				t.Fatalf("kept image %q unreadable: %v", b.Path, err)
 			}
-			p, err := imagecost.Price(route, info.Width, info.Height)
+			info, err := imagecost.Sniff(raw)
 			if err != nil {
 				t.Fatal(err)
 			}
-			total += p + len(tk.EncodeOrdinary(Descriptor(info.MediaType, info.Width, info.Height, b.Path)))
+			p, err := rt.Calc(info.Width, info.Height)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := sha256.Sum256(raw)
+			rw, rh := rt.RequestSize(info.Width, info.Height)
+			f := ImageFacts{SHA256: hex.EncodeToString(sum[:]), MediaType: info.MediaType, Width: info.Width, Height: info.Height, RequestWidth: rw, RequestHeight: rh}
+			total += p + count(DshHandleText(f))
 		default:
 			t.Fatalf("unexpected block type %q in a replacement", b.Type)
 		}

@@ -20,9 +20,9 @@ func tok(t testing.TB, s string) int {
 	return n
 }
 
-func mustAnalyse(t testing.TB, res Result, opts Options) *analysis {
+func mustAnalyse(t testing.TB, res Result, opts Options) *Analysis {
 	t.Helper()
-	a, err := analyse(res, opts)
+	a, err := opts.Analyse(res)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,32 +48,61 @@ func hasDiag(o Outcome, sub string) bool {
 }
 
 // checkReplacement asserts every invariant of a replaced or notice-only
-// outcome against its original result.
+// dsh-tokens outcome against its original result (RETENTION.md): priced
+// within budget on its estimator and below the original, kept text a prefix
+// and a suffix cut on code points, head from the start and tail to the end in
+// order, kept + omitted = total, the notice recognised with its counts, and
+// the complete result file holding everything.
 func checkReplacement(t testing.TB, res Result, opts Options, o Outcome) {
 	t.Helper()
 	if o.Status != StatusReplaced && o.Status != StatusNoticeOnly {
 		return
 	}
 	B := int(*opts.Budget)
-	enc := opts.Encoding
-	if enc == "" {
-		enc = DefaultEncoding
-	}
-	if got := estimate(t, o.Content, opts.Route, enc); got != o.Tokens.Total || got > B {
+	if got := estimate(t, o.Content, opts.Route, o.Estimator); got != o.Tokens.Total || got > B {
 		t.Fatalf("replacement re-priced at %d tokens, outcome says %d, budget %d", got, o.Tokens.Total, B)
 	}
-	if len(o.Content) != len(o.Spans) {
-		t.Fatalf("%d content blocks but %d spans", len(o.Content), len(o.Spans))
+	if o.OriginalTokensExact && o.Tokens.Total >= o.OriginalTokens {
+		t.Fatalf("replacement %d tokens is not smaller than the original %d", o.Tokens.Total, o.OriginalTokens)
 	}
-	last := o.Content[len(o.Content)-1]
-	if last.Text != o.Notice {
-		t.Fatalf("last block %q is not the notice %q", last.Text, o.Notice)
+	for i := 1; i < len(o.Content); i++ {
+		if o.Content[i].Type == TypeText && o.Content[i-1].Type == TypeText {
+			t.Fatalf("blocks %d and %d are adjacent text; dsh merges them", i-1, i)
+		}
 	}
-	m, ok := RecogniseNotice(o.Notice)
-	if !ok || m.OmittedBytes != o.OmittedBytes || m.OmittedImages != o.OmittedImages {
-		t.Fatalf("notice %q not recognised with its counts (%+v)", o.Notice, m)
+	// Spans tile every content block, in order.
+	covered := make([]int64, len(o.Content))
+	for k, sp := range o.Spans {
+		c := o.Content[sp.Out]
+		if sp.OutStart != covered[sp.Out] || (k > 0 && sp.Out < o.Spans[k-1].Out) {
+			t.Fatalf("span %d does not continue block %d at %d: %+v", k, sp.Out, covered[sp.Out], sp)
+		}
+		covered[sp.Out] = sp.OutEnd
+		if c.Type == TypeText && sp.OutEnd > int64(len(c.Text)) {
+			t.Fatalf("span %d runs past block %d", k, sp.Out)
+		}
 	}
-	// Walk the kept spans: head from the start, marker, tail to the end.
+	for i, c := range o.Content {
+		if c.Type == TypeText && covered[i] != int64(len(c.Text)) {
+			t.Fatalf("block %d covered to %d of %d", i, covered[i], len(c.Text))
+		}
+	}
+	last := o.Spans[len(o.Spans)-1]
+	wantNotice := "\n\n" + o.Notice
+	if o.Status == StatusNoticeOnly {
+		wantNotice = o.Notice
+		if len(o.Spans) != 1 {
+			t.Fatalf("notice-only outcome has %d spans", len(o.Spans))
+		}
+	}
+	if last.Kind != SpanNotice || o.Content[last.Out].Text[last.OutStart:last.OutEnd] != wantNotice {
+		t.Fatalf("last span %+v is not the notice %q", last, wantNotice)
+	}
+	m, ok := RecogniseNotice(o.Content[len(o.Content)-1].Text)
+	if !ok || m.OmittedBytes != o.OmittedBytes || m.OmittedImages != o.OmittedImages || m.Path != o.Recovery.Locator {
+		t.Fatalf("notice %q not recognised with its counts and locator (%+v)", o.Notice, m)
+	}
+	src := func(b int) string { return sanitize(res.Content[b].Text) }
 	var textLen, keptBytes int64
 	images, keptImages := 0, 0
 	for _, b := range res.Content {
@@ -83,59 +112,69 @@ func checkReplacement(t testing.TB, res Result, opts Options, o Outcome) {
 			textLen += int64(len(sanitize(b.Text)))
 		}
 	}
+	// Head: contiguous from the start, up to the marker.
+	marker := -1
 	next := Position{}
-	inTail := false
-	for i, sp := range o.Spans[:len(o.Spans)-1] {
-		c := o.Content[i]
-		if sp.Block < 0 {
-			if c.Text != Marker || inTail {
-				t.Fatalf("unexpected marker block %d %q", i, c.Text)
+	for k, sp := range o.Spans[:len(o.Spans)-1] {
+		if sp.Kind == SpanMarker {
+			if marker >= 0 || o.Content[sp.Out].Text[sp.OutStart:sp.OutEnd] != DshGap {
+				t.Fatalf("span %d: a second or wrong marker", k)
 			}
-			inTail = true
-			continue
+			marker = k
+			break
 		}
-		orig := res.Content[sp.Block]
-		if c.Type == TypeImage {
-			keptImages++
-			if orig.Type != TypeImage || c.Path != orig.Path {
-				t.Fatalf("image span %d does not match block %d", i, sp.Block)
-			}
-		} else {
-			src := sanitize(orig.Text)
-			if src[sp.Start:sp.End] != c.Text {
-				t.Fatalf("span %d text is not block %d [%d:%d]", i, sp.Block, sp.Start, sp.End)
-			}
-			if !utf8.ValidString(c.Text) || (sp.Start < int64(len(src)) && !utf8.RuneStart(src[sp.Start])) || (sp.End < int64(len(src)) && !utf8.RuneStart(src[sp.End])) {
-				t.Fatalf("span %d cuts inside a code point", i)
-			}
-			keptBytes += sp.End - sp.Start
+		if sp.Block != next.Block || sp.Start != next.Offset {
+			t.Fatalf("head span %d starts at %d:%d, want %d:%d", k, sp.Block, sp.Start, next.Block, next.Offset)
 		}
-		if !inTail {
-			// Head: contiguous from the start.
-			if sp.Block != next.Block || sp.Start != next.Offset {
-				t.Fatalf("head span %d starts at %d:%d, want %d:%d", i, sp.Block, sp.Start, next.Block, next.Offset)
-			}
-		} else if i > 0 && o.Spans[i-1].Block >= 0 {
-			prev := o.Spans[i-1]
-			if !(sp.Block == prev.Block+1 && sp.Start == 0) || (c.Type != TypeImage && res.Content[prev.Block].Type == TypeText && prev.End != int64(len(sanitize(res.Content[prev.Block].Text)))) {
-				t.Fatalf("tail span %d does not follow span %d contiguously", i, i-1)
-			}
-		}
-		if c.Type == TypeImage || sp.End == int64(len(sanitize(orig.Text))) {
+		if res.Content[sp.Block].Type == TypeImage || sp.End == int64(len(src(sp.Block))) {
 			next = Position{Block: sp.Block + 1}
 		} else {
 			next = Position{Block: sp.Block, Offset: sp.End}
 		}
 	}
-	if inTail && len(o.Spans) > 2 && o.Spans[len(o.Spans)-2].Block >= 0 {
-		// Tail ends at the end of the result.
-		sp := o.Spans[len(o.Spans)-2]
-		if sp.Block != len(res.Content)-1 && !allEmptyAfter(res, sp.Block) {
-			t.Fatalf("tail ends at block %d of %d", sp.Block, len(res.Content))
+	if o.Status == StatusReplaced && marker < 0 {
+		t.Fatal("no marker")
+	}
+	// Tail: contiguous to the end, walking back from the notice.
+	end := Position{Block: len(res.Content)}
+	if marker >= 0 {
+		for k := len(o.Spans) - 2; k > marker; k-- {
+			sp := o.Spans[k]
+			switch {
+			case res.Content[sp.Block].Type == TypeImage:
+				if sp.Block != end.Block-1 || end.Offset != 0 {
+					t.Fatalf("tail image span %d at block %d does not precede %d", k, sp.Block, end.Block)
+				}
+			case sp.End != int64(len(src(sp.Block))) || sp.Block != end.Block-1 || end.Offset != 0:
+				t.Fatalf("tail span %d (%d:%d-%d) does not run to %d", k, sp.Block, sp.Start, sp.End, end.Block)
+			}
+			end = Position{Block: sp.Block, Offset: sp.Start}
 		}
-		if o.Content[len(o.Content)-2].Type == TypeText && sp.End != int64(len(sanitize(res.Content[sp.Block].Text))) {
-			t.Fatalf("tail text does not reach the end of block %d", sp.Block)
+		if end.Block < next.Block || (end.Block == next.Block && end.Offset < next.Offset) {
+			t.Fatalf("tail starts at %+v before the head ends at %+v", end, next)
 		}
+	}
+	for k, sp := range o.Spans {
+		if sp.Kind != SpanKept {
+			continue
+		}
+		c := o.Content[sp.Out]
+		orig := res.Content[sp.Block]
+		if c.Type == TypeImage {
+			keptImages++
+			if orig.Type != TypeImage || c.Path != orig.Path || c.Data != "" {
+				t.Fatalf("image span %d does not match block %d", k, sp.Block)
+			}
+			continue
+		}
+		s := src(sp.Block)
+		if s[sp.Start:sp.End] != c.Text[sp.OutStart:sp.OutEnd] {
+			t.Fatalf("span %d text is not block %d [%d:%d]", k, sp.Block, sp.Start, sp.End)
+		}
+		if (sp.Start < int64(len(s)) && !utf8.RuneStart(s[sp.Start])) || (sp.End < int64(len(s)) && !utf8.RuneStart(s[sp.End])) {
+			t.Fatalf("span %d cuts inside a code point", k)
+		}
+		keptBytes += sp.End - sp.Start
 	}
 	if keptBytes+o.OmittedBytes != textLen {
 		t.Fatalf("kept %d + omitted %d bytes != original %d", keptBytes, o.OmittedBytes, textLen)
@@ -143,15 +182,16 @@ func checkReplacement(t testing.TB, res Result, opts Options, o Outcome) {
 	if keptImages+o.OmittedImages != images {
 		t.Fatalf("kept %d + omitted %d images != original %d", keptImages, o.OmittedImages, images)
 	}
-	if o.CompleteFile == "" && (textLen > 0 || images > 0) {
-		t.Fatal("no complete result file")
-	}
-	for _, b := range res.Content {
-		if b.Type == TypeText && !strings.Contains(o.CompleteFile, sanitize(b.Text)) {
-			t.Fatal("complete result file lacks a text block")
-		}
-		if b.Type == TypeImage && (!strings.Contains(o.CompleteFile, b.Path) || (b.Data != "" && strings.Contains(o.CompleteFile, b.Data))) {
-			t.Fatal("complete result file lacks an image path or holds base64")
+	for i, b := range res.Content {
+		switch b.Type {
+		case TypeText:
+			if !strings.Contains(o.CompleteFile, sanitize(b.Text)) {
+				t.Fatalf("complete result file lacks text block %d", i)
+			}
+		case TypeImage:
+			if !strings.Contains(o.CompleteFile, "[Image: "+jsString(b.Path)+"; ") || (b.Data != "" && strings.Contains(o.CompleteFile, b.Data)) {
+				t.Fatalf("complete result file lacks image %d's path or holds base64", i)
+			}
 		}
 	}
 }
@@ -187,8 +227,8 @@ func TestValidateBudget(t *testing.T) {
 			if (err != nil) != tt.wantErr || got != tt.want {
 				t.Fatalf("ValidateBudget(%v) = %d, %v", tt.in, got, err)
 			}
-			if err != nil && (!errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "maxInlineTokens")) {
-				t.Fatalf("error %q does not name maxInlineTokens", err)
+			if err != nil && !errors.Is(err, ErrBudget) {
+				t.Fatalf("error %q is not ErrBudget", err)
 			}
 		})
 	}
@@ -197,23 +237,24 @@ func TestValidateBudget(t *testing.T) {
 func TestRetainInvalidOptions(t *testing.T) {
 	res := Result{Content: []Block{textBlock("hello")}}
 	tests := []struct {
-		name string
-		opts Options
-		want error
+		name  string
+		opts  Options
+		want  error
+		names string
 	}{
-		{"budget 2^53", Options{Budget: budget(1 << 53)}, ErrBudget},
-		{"negative budget", Options{Budget: budget(-5)}, ErrBudget},
-		{"unknown route", Options{Budget: budget(10), Route: "nope"}, ErrOptions},
-		{"unknown encoding", Options{Budget: budget(10), Encoding: "p50k_base"}, ErrOptions},
+		{"budget 2^53", Options{Budget: budget(1 << 53)}, ErrParam, "maxInlineTokens"},
+		{"negative budget", Options{Budget: budget(-5)}, ErrParam, "maxInlineTokens"},
+		{"negative byte budget", Options{Policy: "dsh-bytes", Budget: budget(-5)}, ErrParam, "maxInlineBytes"},
+		{"unknown parameter", Options{Budget: budget(5), Params: Params{"maxInlineByte": "3"}}, ErrParam, "maxInlineByte"},
+		{"unknown policy", Options{Policy: "dsh-v2", Budget: budget(5)}, ErrPolicy, "dsh-v2"},
+		{"unknown route", Options{Budget: budget(10), Route: "nope"}, ErrOptions, "nope"},
+		{"unknown estimator", Options{Budget: budget(10), Estimator: "p50k_base"}, ErrOptions, "p50k_base"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Retain(res, tt.opts)
-			if !errors.Is(err, tt.want) {
-				t.Fatalf("err = %v, want %v", err, tt.want)
-			}
-			if tt.want == ErrBudget && !strings.Contains(err.Error(), "maxInlineTokens") {
-				t.Fatalf("error %q does not name maxInlineTokens", err)
+			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.names) {
+				t.Fatalf("err = %v, want %v naming %q", err, tt.want, tt.names)
 			}
 		})
 	}
@@ -226,14 +267,13 @@ func TestRetainDecision(t *testing.T) {
 	big := strings.Repeat("line of tool output with some words and 42 numbers\n", 400)
 	small := "a short result"
 	bigRes := Result{Content: []Block{textBlock(big)}}
-	a := mustAnalyse(t, bigRes, Options{SpillPath: testSpill})
 	bigCost := tok(t, big)
-	reserve, marker := a.reserve, a.marker
-	if want := tok(t, FormatNotice(int64(len(big)), 0, testSpill)); reserve != want {
-		t.Fatalf("reserve %d, want the longest notice %d", reserve, want)
-	}
-	imgA := mustAnalyse(t, Result{Content: []Block{img}}, Options{})
-	imgCost := imgA.blocks[0].cost
+	worst := tok(t, FormatSpillNotice(ExactOmission(int64(len(big))), SpillRef{Locator: testSpill}, 0))
+	reserved := tok(t, DshGap) + tok(t, "\n\n"+FormatSpillNotice(ExactOmission(int64(len(big))), SpillRef{Locator: testSpill}, 0))
+	imgRes := Result{Content: []Block{img, textBlock(big)}}
+	imgReserved := tok(t, DshGap) + tok(t, "\n\n"+FormatSpillNotice(ExactOmission(int64(len(big))), SpillRef{Locator: testSpill}, 1))
+	_, price, _ := mustAnalyse(t, Result{Content: []Block{img}}, Options{}).Image(0)
+	imgCost := price.Total()
 
 	type tc struct {
 		name   string
@@ -244,7 +284,7 @@ func TestRetainDecision(t *testing.T) {
 		check  func(t *testing.T, o Outcome)
 	}
 	tests := []tc{
-		{name: "omitted budget disables retention", res: bigRes, opts: Options{}, status: StatusDisabled,
+		{name: "no budget disables retention", res: bigRes, opts: Options{}, status: StatusDisabled,
 			check: func(t *testing.T, o Outcome) {
 				if o.OriginalTokens != bigCost || !o.OriginalTokensExact {
 					t.Errorf("original %d exact=%v, want %d exact", o.OriginalTokens, o.OriginalTokensExact, bigCost)
@@ -258,18 +298,21 @@ func TestRetainDecision(t *testing.T) {
 				}
 			}},
 		{name: "budget 0 keeps the original", res: bigRes, opts: Options{Budget: budget(0)}, status: StatusPreserved, diag: "notice exceeds budget"},
-		{name: "notice larger than budget", res: bigRes, opts: Options{Budget: budget(int64(reserve - 1)), SpillPath: testSpill}, status: StatusPreserved, diag: "notice exceeds budget"},
-		{name: "notice alone fits", res: bigRes, opts: Options{Budget: budget(int64(reserve)), SpillPath: testSpill}, status: StatusNoticeOnly,
+		{name: "notice larger than budget", res: bigRes, opts: Options{Budget: budget(int64(worst - 1)), SpillPath: testSpill}, status: StatusPreserved, diag: "notice exceeds budget"},
+		{name: "notice alone fits", res: bigRes, opts: Options{Budget: budget(int64(worst)), SpillPath: testSpill}, status: StatusNoticeOnly,
 			check: func(t *testing.T, o Outcome) {
-				if len(o.Content) != 1 || o.OmittedBytes != int64(len(big)) {
+				if len(o.Content) != 1 || o.OmittedBytes != int64(len(big)) || o.Content[0].Text != o.Notice {
 					t.Errorf("content %d blocks, omitted %d", len(o.Content), o.OmittedBytes)
 				}
 			}},
-		{name: "notice and marker with no room for text", res: bigRes, opts: Options{Budget: budget(int64(reserve + marker)), SpillPath: testSpill}, status: StatusNoticeOnly},
-		{name: "one token of room goes to the tail", res: bigRes, opts: Options{Budget: budget(int64(reserve + marker + 1)), SpillPath: testSpill}, status: StatusReplaced,
+		{name: "reserve with no room for text", res: bigRes, opts: Options{Budget: budget(int64(reserved)), SpillPath: testSpill}, status: StatusNoticeOnly},
+		{name: "one token of room goes to the head", res: bigRes, opts: Options{Budget: budget(int64(reserved + 1)), SpillPath: testSpill}, status: StatusReplaced,
 			check: func(t *testing.T, o Outcome) {
-				if o.Content[0].Text != Marker || o.Tokens.Text != marker+1 {
-					t.Errorf("want marker then a one-token tail, got %+v tokens %+v", o.Spans, o.Tokens)
+				if o.Spans[0].Kind != SpanKept || o.Spans[1].Kind != SpanMarker || o.Spans[2].Kind != SpanNotice || o.Spans[0].End == 0 {
+					t.Errorf("want a one-token head, the gap, then the notice, got %+v", o.Spans)
+				}
+				if !strings.HasPrefix(o.Content[0].Text, big[:o.Spans[0].End]+DshGap) {
+					t.Errorf("content %q", o.Content[0].Text)
 				}
 			}},
 		{name: "small result within budget", res: Result{Content: []Block{textBlock(small)}}, opts: Options{Budget: budget(12500)}, status: StatusWithinBudget},
@@ -280,7 +323,8 @@ func TestRetainDecision(t *testing.T) {
 		{name: "value replacement", res: bigRes, opts: Options{Budget: budget(10), ValueReplaced: true}, status: StatusPassThrough},
 		{name: "unsupported block", res: Result{Content: []Block{textBlock(big), {Type: TypeAudio, Data: "AAAA", MimeType: "audio/wav"}}}, opts: Options{Budget: budget(100)}, status: StatusUnsupported, diag: `"audio"`},
 		{name: "unknown block type", res: Result{Content: []Block{{Type: "widget"}}}, opts: Options{Budget: budget(100)}, status: StatusUnsupported},
-		{name: "missing image pricing on deepseek", res: Result{Content: []Block{textBlock(big), img}}, opts: Options{Budget: budget(300), Route: "deepseek"}, status: StatusPreserved, diag: "no image pricing"},
+		{name: "missing image pricing on deepseek", res: Result{Content: []Block{textBlock(big), img}}, opts: Options{Budget: budget(300), Route: "deepseek"}, status: StatusPreserved, diag: "no image token calculator"},
+		{name: "missing image pricing even within budget", res: Result{Content: []Block{textBlock(small), img}}, opts: Options{Budget: budget(12500), Route: "deepseek"}, status: StatusPreserved, diag: "no image token calculator"},
 		{name: "image without readable path when cutting", res: Result{Content: []Block{textBlock(big), dataPNG(t, 40, 40)}}, opts: Options{Budget: budget(300)}, status: StatusPreserved, diag: "no readable attachment path"},
 		{name: "image without readable path within budget", res: Result{Content: []Block{textBlock(small), dataPNG(t, 40, 40)}}, opts: Options{Budget: budget(12500)}, status: StatusWithinBudget},
 		{name: "image path that does not exist", res: Result{Content: []Block{textBlock(big), {Type: TypeImage, Path: dir + "/missing.png"}}}, opts: Options{Budget: budget(300)}, status: StatusPreserved, diag: "dimensions unavailable"},
@@ -288,25 +332,27 @@ func TestRetainDecision(t *testing.T) {
 		{name: "zero by zero header", res: Result{Content: []Block{textBlock(small), {Type: TypeImage, Data: b64(pngHeader(0, 0))}}}, opts: Options{Budget: budget(12500)}, status: StatusPreserved, diag: "image block 1"},
 		{name: "huge header", res: Result{Content: []Block{textBlock(small), {Type: TypeImage, Data: b64(pngHeader(100000, 100000))}}}, opts: Options{Budget: budget(12500)}, status: StatusPreserved, diag: "image block 1"},
 		{name: "media type contradicting bytes", res: Result{Content: []Block{textBlock(small), {Type: TypeImage, MimeType: "image/jpeg", Path: img.Path}}}, opts: Options{Budget: budget(12500)}, status: StatusWithinBudget, diag: "contradicts"},
-		{name: "image exactly at the head boundary", res: Result{Content: []Block{img, textBlock(big)}}, opts: Options{Budget: budget(int64(reserveFor(t, Result{Content: []Block{img, textBlock(big)}}) + marker + 2*imgCost)), SpillPath: testSpill}, status: StatusReplaced,
+		// The head gets ceil((B - reserved)/2): an image costing c fits at
+		// 2c-1 of room and not at 2c-2.
+		{name: "image exactly at the head boundary", res: imgRes, opts: Options{Budget: budget(int64(imgReserved + 2*imgCost - 1)), SpillPath: testSpill}, status: StatusReplaced,
 			check: func(t *testing.T, o Outcome) {
 				if o.Content[0].Type != TypeImage || o.OmittedImages != 0 {
 					t.Errorf("image at the exact head budget was not kept: %+v", o.Spans)
 				}
 			}},
-		{name: "image one token over the head boundary", res: Result{Content: []Block{img, textBlock(big)}}, opts: Options{Budget: budget(int64(reserveFor(t, Result{Content: []Block{img, textBlock(big)}}) + marker + 2*imgCost - 1)), SpillPath: testSpill}, status: StatusReplaced,
+		{name: "image one token over the head boundary", res: imgRes, opts: Options{Budget: budget(int64(imgReserved + 2*imgCost - 2)), SpillPath: testSpill}, status: StatusReplaced,
 			check: func(t *testing.T, o Outcome) {
-				if o.OmittedImages != 1 || o.Content[0].Text != Marker {
+				if o.OmittedImages != 1 || o.Content[0].Type != TypeText || !strings.HasPrefix(o.Content[0].Text, DshGap) {
 					t.Errorf("image over the head budget was kept: %+v", o.Spans)
 				}
-				if !strings.Contains(o.Notice, "1 image.") || !strings.Contains(o.Notice, "read_image") {
-					t.Errorf("notice %q does not count the image or say how to view it", o.Notice)
+				if !strings.Contains(o.Notice, " Omitted 1 images. Full formatted result stored at: ") {
+					t.Errorf("notice %q does not count the image dsh's way", o.Notice)
 				}
 			}},
 		{name: "images inside the omitted interval", res: Result{Content: []Block{textBlock(big), img, img2, textBlock(big)}}, opts: Options{Budget: budget(1500), SpillPath: testSpill}, status: StatusReplaced,
 			check: func(t *testing.T, o Outcome) {
-				if o.OmittedImages != 2 || !strings.Contains(o.Notice, "2 images") {
-					t.Errorf("omitted images %d, notice %q", o.OmittedImages, o.Notice)
+				if o.OmittedImages != 2 || !strings.Contains(o.Notice, "Omitted 2 images.") || len(o.Content) != 1 {
+					t.Errorf("omitted images %d, notice %q, %d blocks", o.OmittedImages, o.Notice, len(o.Content))
 				}
 			}},
 		{name: "images kept at both ends", res: Result{Content: []Block{img, textBlock(big), img2}}, opts: Options{Budget: budget(3000), SpillPath: testSpill}, status: StatusReplaced,
@@ -325,10 +371,17 @@ func TestRetainDecision(t *testing.T) {
 		{name: "invalid UTF-8", res: Result{Content: []Block{textBlock(strings.Repeat("ok \xff\xfe\xe6\x97 ", 900))}}, opts: Options{Budget: budget(300), SpillPath: testSpill}, status: StatusReplaced, diag: "invalid UTF-8"},
 		{name: "one giant letter piece", res: Result{Content: []Block{textBlock(strings.Repeat("a", 120000))}}, opts: Options{Budget: budget(2000), SpillPath: testSpill}, status: StatusReplaced},
 		{name: "one giant whitespace piece", res: Result{Content: []Block{textBlock("x" + strings.Repeat(" ", 120000) + "y")}}, opts: Options{Budget: budget(300), SpillPath: testSpill}, status: StatusReplaced},
-		{name: "cl100k encoding", res: bigRes, opts: Options{Budget: budget(500), Encoding: EncodingCL100k, SpillPath: testSpill}, status: StatusReplaced,
+		{name: "cl100k estimator", res: bigRes, opts: Options{Budget: budget(500), Estimator: EncodingCL100k, SpillPath: testSpill}, status: StatusReplaced,
 			check: func(t *testing.T, o Outcome) {
-				if o.Encoding != EncodingCL100k {
-					t.Errorf("encoding %q", o.Encoding)
+				if o.Estimator != EncodingCL100k || o.Tokens.Estimator != EncodingCL100k {
+					t.Errorf("estimator %q / %q", o.Estimator, o.Tokens.Estimator)
+				}
+			}},
+		{name: "dsh meter", res: bigRes, opts: Options{Budget: budget(500), Estimator: EstimatorMeter, SpillPath: testSpill}, status: StatusReplaced},
+		{name: "dsh meter on a deepseek route", res: Result{Content: []Block{img, textBlock(big), img2}}, opts: Options{Budget: budget(2000), Route: "deepseek-v4.1", SpillPath: testSpill}, status: StatusReplaced,
+			check: func(t *testing.T, o Outcome) {
+				if o.Estimator != EstimatorMeter {
+					t.Errorf("the deepseek route's estimator is %q", o.Estimator)
 				}
 			}},
 		{name: "openai route", res: Result{Content: []Block{textBlock(big), img}}, opts: Options{Budget: budget(1200), Route: "openai-tile", SpillPath: testSpill}, status: StatusReplaced},
@@ -358,10 +411,6 @@ func TestRetainDecision(t *testing.T) {
 			}
 		})
 	}
-}
-
-func reserveFor(t testing.TB, res Result) int {
-	return mustAnalyse(t, res, Options{SpillPath: testSpill}).reserve
 }
 
 // A spill path or image path with invalid UTF-8 is priced like any text.

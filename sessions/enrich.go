@@ -74,11 +74,10 @@ func (d *DB) todos(ctx context.Context, query string) ([]todo, error) {
 	return out, rows.Err()
 }
 
-type dims struct{ w, h int }
-
-// EstimateTokens prices every result without an estimate: text with the
-// route's encoding, images with the route's calculator on the stored
-// attachment's dimensions.
+// EstimateTokens prices every result without an estimate on its session's
+// route, as every decision prices the original: each text block on the
+// route's estimator, each image through retention.PriceImage on the stored
+// attachment, each other block at the estimator's structural price.
 func (d *DB) EstimateTokens(ctx context.Context, opts EnrichOptions) error {
 	list, err := d.todos(ctx, todoTokens)
 	if err != nil || len(list) == 0 {
@@ -90,8 +89,8 @@ func (d *DB) EstimateTokens(ctx context.Context, opts EnrichOptions) error {
 // estimate counts the listed results; the list may be stale by the time a
 // count is written (see the write's guard).
 func (d *DB) estimate(ctx context.Context, opts EnrichOptions, list []todo) error {
-	imgs := map[int64]map[int]dims{}
-	rows, err := d.db.QueryContext(ctx, `SELECT ra.result_id, ra.block_index, a.width, a.height FROM result_attachments ra
+	imgs := map[int64]map[int]Attachment{}
+	rows, err := d.db.QueryContext(ctx, `SELECT ra.result_id, ra.block_index, a.sha256, a.media_type, a.width, a.height FROM result_attachments ra
 JOIN attachments a ON a.sha256 = ra.sha256 JOIN tool_results r ON r.id = ra.result_id WHERE r.est_tokens IS NULL`)
 	if err != nil {
 		return fmt.Errorf("sessions: attachment sizes: %w", err)
@@ -99,13 +98,13 @@ JOIN attachments a ON a.sha256 = ra.sha256 JOIN tool_results r ON r.id = ra.resu
 	for rows.Next() {
 		var id int64
 		var bi int
-		var dm dims
-		if err := rows.Scan(&id, &bi, &dm.w, &dm.h); err != nil {
+		var dm Attachment
+		if err := rows.Scan(&id, &bi, &dm.SHA256, &dm.MediaType, &dm.Width, &dm.Height); err != nil {
 			rows.Close()
 			return fmt.Errorf("sessions: attachment sizes: %w", err)
 		}
 		if imgs[id] == nil {
-			imgs[id] = map[int]dims{}
+			imgs[id] = map[int]Attachment{}
 		}
 		imgs[id][bi] = dm
 	}
@@ -119,7 +118,11 @@ JOIN attachments a ON a.sha256 = ra.sha256 JOIN tool_results r ON r.id = ra.resu
 	}
 	work := func(t todo) est {
 		e := est{id: t.id, offset: t.offset, callID: t.callID, route: t.route}
-		_, calc, enc := routeFor(t.route)
+		_, rt, estName := routeFor(t.route)
+		est, err := retention.LookupEstimator(estName)
+		if err != nil {
+			return e
+		}
 		res, err := ReadResultAt(t.harness, t.path, t.offset, t.length, t.index, t.callID)
 		if err != nil {
 			return e
@@ -127,15 +130,17 @@ JOIN attachments a ON a.sha256 = ra.sha256 JOIN tool_results r ON r.id = ra.resu
 		for i, b := range res.Content {
 			switch b.Type {
 			case retention.TypeText:
-				n, err := retention.CountTokens(enc, b.Text)
-				if err != nil {
-					return e
-				}
-				e.text += int64(n)
+				e.text += int64(est.Count(b.Text))
 			case retention.TypeImage:
-				if dm, ok := imgs[t.id][i]; ok && calc != nil {
-					if n, err := calc(dm.w, dm.h); err == nil {
-						e.image += int64(n)
+				if dm, ok := imgs[t.id][i]; ok {
+					if n, ok := imageTokens(rt, estName, dm, b.Name); ok {
+						e.image += n
+					}
+				}
+			default:
+				if len(b.Raw) > 0 {
+					if n, ok := est.Structural(b.Raw); ok {
+						e.text += int64(n)
 					}
 				}
 			}

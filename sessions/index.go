@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -633,7 +632,7 @@ func (d *DB) storeImage(b retention.Block) (Attachment, error) {
 	switch {
 	case b.Data != "":
 		var err error
-		data, err = decodeBase64(b.Data)
+		data, err = imagecost.DecodeBase64(b.Data)
 		if err != nil {
 			return Attachment{}, fmt.Errorf("%w: invalid base64", ErrImage)
 		}
@@ -887,31 +886,6 @@ func mergeSession(old, s SessionInfo, c candidate) SessionInfo {
 		out.Project = filepath.Base(filepath.Dir(c.path))
 	}
 	return out
-}
-
-// decodeBase64 accepts standard and URL alphabets, padded or not, with
-// line breaks (MIME-style) ignored.
-func decodeBase64(s string) ([]byte, error) {
-	if strings.ContainsAny(s, "\r\n \t") {
-		s = strings.Map(func(r rune) rune {
-			switch r {
-			case '\r', '\n', ' ', '\t':
-				return -1
-			}
-			return r
-		}, s)
-	}
-	var firstErr error
-	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
-		b, err := enc.DecodeString(s)
-		if err == nil {
-			return b, nil
-		}
-		if firstErr == nil {
-			firstErr = err
-		}
-	}
-	return nil, firstErr
 }
 
 // stmtCache prepares each statement once per transaction: a file with

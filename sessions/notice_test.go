@@ -32,7 +32,7 @@ func TestRecogniseSpill(t *testing.T) {
 			NoticeSpillscope, "/d/a. b/x.txt"},
 		{"notice at the end of a long text", strings.Repeat("x", 100<<10) + "\n(Omitted 1 bytes. Full formatted result stored at: /d/y.txt. Use read with offset/limit, or grep this path to search within it.)",
 			NoticeSpillscope, "/d/y.txt"},
-		{"spillscope with images", "head\n[...]\n" + retention.FormatNotice(10, 2, "/d/z.txt"), NoticeSpillscope, "/d/z.txt"},
+		{"spillscope with images", "head\n[...]\n" + retention.FormatLegacyNotice(10, 2, "/d/z.txt"), NoticeSpillscope, "/d/z.txt"},
 		{"plain text", "total 0\ndrwxr-xr-x 2 u u 40 .", "", ""},
 		{"mention without a path", "the string <persisted-output> appears in the docs", "", ""},
 	}

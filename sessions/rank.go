@@ -33,37 +33,53 @@ func approxTextTokens(textBytes int64) int64 {
 	return (textBytes*approxBytesDen + approxBytesNum - 1) / approxBytesNum
 }
 
-// routeFor resolves a session's route for pricing: its calculator (nil for
-// a route without one, such as deepseek) and its text encoding. An empty
+// routeFor resolves a session's route for pricing and names its estimator,
+// through retention.RouteEstimator, the one owner of that choice. An empty
 // route prices like Anthropic, the harness most sessions come from; an
-// unknown one has no calculator and the default encoding.
-func routeFor(route string) (name string, calc imagecost.Calculator, encoding string) {
+// unknown one has no calculator and the default estimator.
+func routeFor(route string) (name string, rt imagecost.Route, estimator string) {
 	if route == "" {
 		route = imagecost.RouteAnthropic
 	}
 	rt, err := imagecost.Lookup(route)
 	if err != nil {
-		return route, nil, retention.DefaultEncoding
+		return route, imagecost.Route{Name: route}, retention.DefaultEncoding
 	}
-	encoding = rt.Encoding
-	if encoding == "" {
-		encoding = retention.DefaultEncoding
+	estimator, err = retention.RouteEstimator(rt.Name)
+	if err != nil {
+		estimator = retention.DefaultEncoding
 	}
-	return route, rt.Calc, encoding
+	return rt.Name, rt, estimator
+}
+
+// imageTokens prices a stored image as every decision prices it: through
+// retention.PriceImage (the route's visual tokens plus the estimate of its
+// handle text), so lists, headers, re-runs and sweeps agree. name is the
+// block's name where the caller has it.
+func imageTokens(rt imagecost.Route, estimator string, a Attachment, name string) (int64, bool) {
+	if rt.Calc == nil || a.Width <= 0 || a.Height <= 0 {
+		return 0, false
+	}
+	est, err := retention.LookupEstimator(estimator)
+	if err != nil {
+		return 0, false
+	}
+	p, _, err := retention.PriceImage(est, rt, retention.ImageFacts{SHA256: a.SHA256, Name: name, MediaType: a.MediaType, Width: a.Width, Height: a.Height}, nil)
+	if err != nil {
+		return 0, false
+	}
+	return int64(p.Total()), true
 }
 
 // approxTokens is what a result ranks by until the token phase has counted
-// it: text from its size, images exactly from their stored dimensions on
+// it: text from its size, images exactly as the token phase prices them on
 // the session's route.
 func approxTokens(textBytes int64, images []attachRef, route string) int64 {
 	n := approxTextTokens(textBytes)
-	_, calc, _ := routeFor(route)
-	if calc == nil {
-		return n
-	}
+	_, rt, est := routeFor(route)
 	for _, a := range images {
-		if t, err := calc(a.att.Width, a.att.Height); err == nil {
-			n += int64(t)
+		if t, ok := imageTokens(rt, est, a.att, ""); ok {
+			n += t
 		}
 	}
 	return n
@@ -72,7 +88,7 @@ func approxTokens(textBytes int64, images []attachRef, route string) int64 {
 // reapprox prices a session's results with images again on its new route
 // (their text part does not depend on the route).
 func reapprox(ctx context.Context, tx *sql.Tx, sessID int64, route string) error {
-	rows, err := tx.QueryContext(ctx, `SELECT r.id, r.text_bytes, a.width, a.height FROM tool_results r
+	rows, err := tx.QueryContext(ctx, `SELECT r.id, r.text_bytes, a.sha256, a.media_type, a.width, a.height FROM tool_results r
 JOIN result_attachments ra ON ra.result_id = r.id JOIN attachments a ON a.sha256 = ra.sha256
 WHERE r.session_id = ? ORDER BY r.id`, sessID)
 	if err != nil {
@@ -87,7 +103,7 @@ WHERE r.session_id = ? ORDER BY r.id`, sessID)
 	for rows.Next() {
 		var id, text int64
 		var a Attachment
-		if err := rows.Scan(&id, &text, &a.Width, &a.Height); err != nil {
+		if err := rows.Scan(&id, &text, &a.SHA256, &a.MediaType, &a.Width, &a.Height); err != nil {
 			rows.Close()
 			return fmt.Errorf("reprice images: %w", err)
 		}

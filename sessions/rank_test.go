@@ -7,12 +7,15 @@ import (
 	"image"
 	"image/png"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"spillscope/retention"
 	"spillscope/retention/imagecost"
 )
+
+func itoa(n int) string { return strconv.Itoa(n) }
 
 func TestApproxTextTokens(t *testing.T) {
 	for _, tc := range []struct {
@@ -26,15 +29,29 @@ func TestApproxTextTokens(t *testing.T) {
 	}
 }
 
+// Images rank at what every decision charges for them: the route's visual
+// tokens plus the estimate of dsh's handle text, computed here from the
+// pieces rather than through the shared function.
 func TestApproxTokensPricesImagesOnTheRoute(t *testing.T) {
-	imgs := []attachRef{{att: Attachment{Width: 1000, Height: 800}}, {att: Attachment{Width: 0, Height: 0}}}
-	for _, route := range []string{"", imagecost.RouteAnthropic, imagecost.RouteOpenAITile, imagecost.RouteGemini, imagecost.RouteDeepSeek, "no-such-route"} {
-		_, calc, _ := routeFor(route)
+	sha := strings.Repeat("ab", 32)
+	imgs := []attachRef{{att: Attachment{SHA256: sha, MediaType: "image/png", Width: 1000, Height: 800}}, {att: Attachment{Width: 0, Height: 0}}}
+	for _, route := range []string{"", imagecost.RouteAnthropic, imagecost.RouteOpenAITile, imagecost.RouteGemini, imagecost.RouteDeepSeek, imagecost.RouteDeepSeekV41, "no-such-route"} {
+		_, rt, est := routeFor(route)
 		want := approxTextTokens(700)
-		if calc != nil {
+		if rt.Calc != nil {
 			for _, a := range imgs {
-				if n, err := calc(a.att.Width, a.att.Height); err == nil {
-					want += int64(n)
+				if n, err := rt.Calc(a.att.Width, a.att.Height); err == nil {
+					rw, rh := rt.RequestSize(a.att.Width, a.att.Height)
+					handle := "Image sha256:" + a.att.SHA256 + "; request preview " + itoa(rw) + "x" + itoa(rh) +
+						"px. It may be resized or re-encoded; source dimensions, format, and byte size may differ."
+					h, err := retention.CountTokens(est, handle)
+					if est == retention.EstimatorMeter {
+						h, err = (len([]rune(handle))+3)/4+4, nil
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					want += int64(n + h)
 				}
 			}
 		}
@@ -108,10 +125,24 @@ func TestRankingSwitchesToExactCounts(t *testing.T) {
 		}
 	}
 	imgRow := resultByCall(t, before, "toolu_img")
-	_, calc, _ := routeFor(imgRow.Route)
-	imgTokens, err := calc(1000, 800)
+	// The structure pass prices the image exactly as a decision does.
+	_, imgRes, err := d.LoadResult(t.Context(), imgRow.ID)
 	if err != nil {
 		t.Fatal(err)
+	}
+	a, err := retention.Options{Route: imgRow.Route}.Analyse(imgRes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imgTokens := 0
+	for i, b := range imgRes.Content {
+		if b.Type == retention.TypeImage {
+			_, p, ok := a.Image(i)
+			if !ok {
+				t.Fatalf("image block %d unpriced on %s", i, imgRow.Route)
+			}
+			imgTokens += p.Total()
+		}
 	}
 	if want := approxTextTokens(int64(len("screenshot"))) + int64(imgTokens); imgRow.Tokens != want {
 		t.Errorf("image result ranks at %d before counting, want %d (text approximation + image priced on %s)", imgRow.Tokens, want, imgRow.Route)
@@ -138,6 +169,21 @@ func TestRankingSwitchesToExactCounts(t *testing.T) {
 	for _, r := range after {
 		if !r.TokensExact || r.EstTokens == nil || *r.EstTokens != r.Tokens {
 			t.Errorf("%s after the token phase: exact %v est %v tokens %d", r.CallID, r.TokensExact, r.EstTokens, r.Tokens)
+		}
+	}
+	// One price per result: the token phase's count is the Analysis's
+	// original, image included.
+	for _, r := range after {
+		_, res, err := d.LoadResult(t.Context(), r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := retention.Options{Route: r.Route}.Analyse(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if orig, exact := a.Original(); !exact || int64(orig.Total) != r.Tokens {
+			t.Errorf("%s: the list says %d tokens, the Analysis %d (exact %v)", r.CallID, r.Tokens, orig.Total, exact)
 		}
 	}
 	if got := resultByCall(t, after, "toolu_dense").Tokens; got != int64(nd) {
@@ -415,11 +461,19 @@ func TestRouteChangeRepricesImages(t *testing.T) {
 	if err != nil || len(after) != 1 || after[0].Route == before[0].Route {
 		t.Fatalf("%v %v", after, err)
 	}
+	_, res, err := d.LoadResult(t.Context(), after[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, r := range []ResultRow{before[0], after[0]} {
-		_, calc, _ := routeFor(r.Route)
-		n, err := calc(1500, 1000)
+		a, err := retention.Options{Route: r.Route}.Analyse(res)
 		if err != nil {
 			t.Fatal(err)
+		}
+		_, p, ok := a.Image(0)
+		n := p.Total()
+		if !ok {
+			t.Fatalf("unpriced on %s", r.Route)
 		}
 		if r.Tokens != int64(n) {
 			t.Errorf("on %s the image ranks at %d, want %d", r.Route, r.Tokens, n)

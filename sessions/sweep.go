@@ -36,7 +36,7 @@ type SweepRow struct {
 // UseCountedTotal gives an outcome that keeps the original in place the
 // token phase's exact count of that original, when the decision stopped
 // counting early (OriginalTokensExact false) and the stored count was made
-// on the route and encoding the outcome used. It reports whether what the
+// on the route and estimator the outcome used. It reports whether what the
 // model would see (o.Tokens) is still only a lower bound afterwards: the
 // original stays in place and no exact count of it applies.
 func UseCountedTotal(o *retention.Outcome, r ResultRow) (seenLowerBound bool) {
@@ -44,8 +44,8 @@ func UseCountedTotal(o *retention.Outcome, r ResultRow) (seenLowerBound bool) {
 	if o.OriginalTokensExact {
 		return false
 	}
-	route, _, enc := routeFor(r.Route)
-	if r.EstTokens == nil || o.Route != route || o.Encoding != enc {
+	route, _, est := routeFor(r.Route)
+	if r.EstTokens == nil || o.Route != route || o.Estimator != est {
 		return keeps
 	}
 	n := int(*r.EstTokens)
@@ -62,6 +62,10 @@ type SweepOptions struct {
 	Filter ResultFilter
 	// Route overrides each session's own route when set.
 	Route string
+	// Policy ("" is retention.DefaultPolicy) and Estimator ("" is the
+	// route's) choose how every result is decided.
+	Policy    string
+	Estimator string
 	// Workers re-running retention; 0 means every core.
 	Workers int
 	// Skipped, when set, hears about each result that could not be read
@@ -108,7 +112,7 @@ func (d *DB) Sweep(ctx context.Context, budgets []int64, opts SweepOptions) ([]S
 				if route == "" {
 					route = r.Route
 				}
-				outs, err := retention.Sweep(res, budgets, retention.Options{Route: route, ToolName: r.ToolName})
+				outs, err := retention.Sweep(res, budgets, retention.Options{Policy: opts.Policy, Estimator: opts.Estimator, Route: route, ToolName: r.ToolName})
 				mu.Lock()
 				if err != nil {
 					if firstErr == nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"spillscope/retention"
 	"spillscope/retention/imagecost"
 )
 
@@ -17,26 +18,34 @@ type priceLine struct {
 	MediaType string `json:"mediaType"`
 	Width     int    `json:"width"`
 	Height    int    `json:"height"`
-	Route     string `json:"route"`
-	Encoding  string `json:"encoding"`
-	Tokens    int    `json:"tokens"`
+	// RequestWidth and RequestHeight are the size the route sends the image
+	// at (dsh's DeepSeek routes project it; others send it as it is), which
+	// Tokens prices.
+	RequestWidth  int    `json:"requestWidth"`
+	RequestHeight int    `json:"requestHeight"`
+	Route         string `json:"route"`
+	Estimator     string `json:"estimator"`
+	Tokens        int    `json:"tokens"`
 }
 
 // routeLine is one route as `spillscope price --routes` prints it.
 type routeLine struct {
-	Name     string `json:"name"`
-	Provider string `json:"provider"`
-	Encoding string `json:"encoding"`
-	Priced   bool   `json:"priced"`
-	Source   string `json:"source"`
-	Note     string `json:"note"`
+	Name      string `json:"name"`
+	Provider  string `json:"provider"`
+	Estimator string `json:"estimator"`
+	Priced    bool   `json:"priced"`
+	Source    string `json:"source"`
+	Note      string `json:"note"`
 }
 
 const priceUsage = `usage: spillscope price [--route R | --model M] FILE...
        spillscope price --routes
 
 Prints one JSON object per image file: file, format, mediaType, width, height,
-route, encoding, tokens. The format is read from the file's bytes, never its
+requestWidth, requestHeight (the size the route sends: deepseek-v4 and
+deepseek-v4.1 project within 640,000 pixels, never enlarging), route,
+estimator (the route's text estimator), tokens (the route's visual tokens of
+the request size). The format is read from the file's bytes, never its
 name; only the header is read. A FILE of "-" reads standard input.
 A file that is not a readable image is reported on stderr and skipped; the
 exit status is then 1.
@@ -50,7 +59,7 @@ func runPrice(env Env, args []string) int {
 	fs.SetOutput(io.Discard)
 	route := fs.String("route", imagecost.RouteAnthropic, "image pricing route: "+strings.Join(imagecost.RouteNames(), ", "))
 	model := fs.String("model", "", "pick the route a recorded model name maps to (e.g. claude-opus-4-7, gpt-4o); instead of --route")
-	listRoutes := fs.Bool("routes", false, "print every route (name, provider, encoding, priced, source, note) and exit")
+	listRoutes := fs.Bool("routes", false, "print every route (name, provider, estimator, priced, source, note) and exit")
 	files, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(env.Stdout, priceUsage)
@@ -66,7 +75,8 @@ func runPrice(env Env, args []string) int {
 
 	if *listRoutes {
 		for _, r := range imagecost.Routes() {
-			line := routeLine{r.Name, r.Provider, r.Encoding, r.Priced(), r.Source, r.Note}
+			est, _ := retention.RouteEstimator(r.Name)
+			line := routeLine{r.Name, r.Provider, est, r.Priced(), r.Source, r.Note}
 			if err := writeJSON(env.Stdout, line); err != nil {
 				fmt.Fprintf(env.Stderr, "spillscope price: %v\n", err)
 				return exitFail
@@ -141,10 +151,15 @@ func priceFile(env Env, r imagecost.Route, file string) (priceLine, error) {
 	if err != nil {
 		return priceLine{}, fmt.Errorf("%s: %w", file, err)
 	}
+	est, err := retention.RouteEstimator(r.Name)
+	if err != nil {
+		return priceLine{}, err
+	}
+	rw, rh := r.RequestSize(info.Width, info.Height)
 	return priceLine{
 		File: file, Format: info.Format, MediaType: info.MediaType,
-		Width: info.Width, Height: info.Height,
-		Route: r.Name, Encoding: r.Encoding, Tokens: tokens,
+		Width: info.Width, Height: info.Height, RequestWidth: rw, RequestHeight: rh,
+		Route: r.Name, Estimator: est, Tokens: tokens,
 	}, nil
 }
 

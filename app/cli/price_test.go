@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 
+	"spillscope/retention/imagecost"
+
 	"golang.org/x/image/bmp"
 	"golang.org/x/image/tiff"
 )
@@ -108,6 +110,10 @@ func TestPriceFormatsAndRoutes(t *testing.T) {
 		{"png on openai-patch", "notes.txt", "openai-patch", "png", "image/png", 1000, 1000, 1024},
 		{"gif on gemini", "anim.gif", "gemini", "gif", "image/gif", 200, 200, 258},
 		{"webp on gemini3-medium", "shot.webp", "gemini3-medium", "webp", "image/webp", 3840, 2160, 560},
+		// dsh's DeepSeek routes price the request copy: 1920x1080 is sent as
+		// 1066x600 (IMAGE-PRICING.md: 407 on v4.1).
+		{"jpeg on deepseek-v4.1", "photo.jpg", "deepseek-v4.1", "jpeg", "image/jpeg", 1920, 1080, 407},
+		{"png on deepseek-v4", "notes.txt", "deepseek-v4", "png", "image/png", 1000, 1000, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -116,8 +122,16 @@ func TestPriceFormatsAndRoutes(t *testing.T) {
 				t.Fatalf("exit %d, stderr %q", code, errs)
 			}
 			lines := decodePriceLines(t, out)
+			est, rw, rh := "o200k_base", tc.w, tc.h
+			if strings.HasPrefix(tc.route, "deepseek") {
+				est = "dsh-meter"
+				rw, rh = imagecost.DeepSeekRequestSize(tc.w, tc.h, imagecost.DeepSeekRequestPixels)
+				if tc.tokens == 0 {
+					tc.tokens, _ = imagecost.DeepSeekV4Tokens(rw, rh)
+				}
+			}
 			want := priceLine{File: paths[tc.file], Format: tc.format, MediaType: tc.media, Width: tc.w, Height: tc.h,
-				Route: tc.route, Encoding: "o200k_base", Tokens: tc.tokens}
+				RequestWidth: rw, RequestHeight: rh, Route: tc.route, Estimator: est, Tokens: tc.tokens}
 			if len(lines) != 1 || lines[0] != want {
 				t.Errorf("got %+v, want [%+v]", lines, want)
 			}

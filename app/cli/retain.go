@@ -2,7 +2,6 @@ package cli
 
 import (
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -21,19 +20,32 @@ import (
 	"spillscope/sessions"
 )
 
-const retainUsage = `usage: spillscope retain --budget N [--route R] [--encoding E] [--spill-dir DIR] [--tool NAME] < result.json
+const retainUsage = `usage: spillscope retain [--policy P] [--budget N] [--estimator E] [--route R] [--tool NAME]
+                        [--spill-path P] [--spill-hint H] [--spill-dir DIR] [--param k=v]... < result.json
 
-Runs the retention decision on one tool result read from standard input (an
-MCP CallToolResult object or a bare content array) and prints the outcome as
-one JSON object: status, content (images as {type,mimeType,path}), notice,
-omittedBytes, omittedImages, tokens {total,text,images,notice},
-originalTokens, originalTokensExact, spillPath, diagnostics, route, encoding.
+Runs a retention policy on one tool result read from standard input (an MCP
+CallToolResult object or a bare content array) and prints the outcome as one
+JSON object: policy, status, content (images as {type,mimeType,path}), spans
+(each part of the content: kept, marker, notice, with where it comes from),
+notice, omittedBytes, omittedImages, recovery, tokens {estimator,total,text,
+images,notice}, originalTokens, originalTokensExact, spillPath, diagnostics,
+route, estimator, budget, budgetUnit.
 
-Without --budget retention is disabled (status "disabled"). With --spill-dir,
+Policies: dsh-tokens (dsh 0.1.7+, budget maxInlineTokens in tokens, shipped
+12500), dsh-bytes (dsh up to 0.1.5, maxInlineBytes in bytes, shipped 50000),
+dsh-pruner (dsh's compaction pruner, thresholdChars in code points, 8192).
+--budget sets the policy's budget in its own unit; without it the policy is
+off (status "disabled"), as an omitted dsh setting disables dsh's policy.
+--estimator: dsh-meter, o200k_base or cl100k_base (default: the route's).
+
+--spill-path is the locator the notice names and --spill-hint the spill
+backend's retrieval hint (default: dsh-spill-local's). With --spill-dir,
 inline image data is first stored as DIR/attachments/<sha256>.<ext> so images
-have readable paths, and a replaced or notice-only result writes the complete
-result file DIR/<id>.txt and DIR/<id>.retained.json (id: the first 16 hex
-digits of the input's SHA-256). Nothing is written outside DIR.
+have readable paths, and a replaced or notice-only result writes dsh's layout:
+DIR/session-<sha12>/<12 hex>-<tool>.txt (mode 0600, folders 0700; sha12 from
+--session, the 12 hex digits from the input's SHA-256) and beside it the
+record <12 hex>-<tool>.retained.json that the indexer reads. Nothing is
+written outside DIR.
 
 Flags:
 `
@@ -41,31 +53,37 @@ Flags:
 // retainOutput is the object `spillscope retain` prints; its fields are
 // CLI.md's, in camelCase.
 type retainOutput struct {
+	Policy              string              `json:"policy"`
 	Status              string              `json:"status"`
 	Content             []json.RawMessage   `json:"content"`
+	Spans               []retention.Span    `json:"spans,omitempty"`
 	Notice              string              `json:"notice"`
 	OmittedBytes        int64               `json:"omittedBytes"`
 	OmittedImages       int                 `json:"omittedImages"`
+	Recovery            retention.Recovery  `json:"recovery"`
 	Tokens              retention.Tokens    `json:"tokens"`
 	OriginalTokens      int                 `json:"originalTokens"`
 	OriginalTokensExact bool                `json:"originalTokensExact"`
 	SpillPath           string              `json:"spillPath"`
 	Diagnostics         []string            `json:"diagnostics"`
 	Route               string              `json:"route"`
-	Encoding            string              `json:"encoding"`
+	Estimator           string              `json:"estimator"`
 	Budget              *int64              `json:"budget"`
+	BudgetUnit          string              `json:"budgetUnit"`
 	HeadEnd             *retention.Position `json:"headEnd,omitempty"`
 	TailStart           *retention.Position `json:"tailStart,omitempty"`
 }
 
-// retainedRecord is DIR/<id>.retained.json (contracts.md).
+// retainedRecord is the record `retain --spill-dir` writes beside the
+// spill file (contracts.md); the indexer reads it as a session of one result.
 type retainedRecord struct {
 	Version   int             `json:"version"`
 	CreatedAt string          `json:"createdAt"`
 	ToolName  string          `json:"toolName"`
+	Policy    string          `json:"policy"`
 	Budget    *int64          `json:"budget"`
 	Route     string          `json:"route"`
-	Encoding  string          `json:"encoding"`
+	Estimator string          `json:"estimator"`
 	Input     json.RawMessage `json:"input"`
 	Outcome   retainOutput    `json:"outcome"`
 }
@@ -80,8 +98,20 @@ type budgetFlag struct {
 func (b *budgetFlag) String() string     { return b.raw }
 func (b *budgetFlag) Set(s string) error { b.set, b.raw = true, s; return nil }
 
-// parseBudget reads --budget as maxInlineTokens: a non-negative integer no
-// larger than 2^53-1.
+// paramFlag collects --param k=v.
+type paramFlag retention.Params
+
+func (p paramFlag) String() string { return "" }
+func (p paramFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || strings.TrimSpace(k) == "" {
+		return fmt.Errorf("%q is not k=v", s)
+	}
+	p[strings.TrimSpace(k)] = v
+	return nil
+}
+
+// parseBudget reads --budget: a non-negative integer no larger than 2^53-1.
 func parseBudget(raw string) (int64, error) {
 	s := strings.TrimSpace(raw)
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
@@ -99,7 +129,7 @@ func parseBudget(raw string) (int64, error) {
 		if errors.Is(err, strconv.ErrRange) {
 			f = math.Inf(1)
 		} else {
-			return 0, fmt.Errorf("--budget %q is not a number of tokens", raw)
+			return 0, fmt.Errorf("--budget %q is not a number", raw)
 		}
 	}
 	n, err := retention.ValidateBudget(f)
@@ -109,16 +139,23 @@ func parseBudget(raw string) (int64, error) {
 	return n, nil
 }
 
-// runRetain runs the retention decision on one tool result from stdin.
+// runRetain runs a retention policy on one tool result from stdin.
 func runRetain(env Env, args []string) int {
 	fs := flag.NewFlagSet("retain", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var bud budgetFlag
-	fs.Var(&bud, "budget", "maxInlineTokens: the token budget (omit to disable retention)")
+	params := paramFlag{}
+	fs.Var(&bud, "budget", "the policy's budget in its own unit (tokens, bytes, code points); omit to switch the policy off")
+	policy := fs.String("policy", retention.DefaultPolicy, "retention policy: "+policyNames())
 	route := fs.String("route", retention.DefaultRoute, "image pricing route: "+strings.Join(imagecost.RouteNames(), ", "))
-	encoding := fs.String("encoding", "", "text encoding: o200k_base or cl100k_base (default: the route's)")
-	spillDir := fs.String("spill-dir", "", "write attachments, the complete result file and the record under this folder")
+	estimator := fs.String("estimator", "", "text estimator: "+strings.Join(retention.EstimatorNames(), ", ")+" (default: the route's)")
+	fs.StringVar(estimator, "encoding", "", "the same as --estimator")
+	spillDir := fs.String("spill-dir", "", "write attachments, the complete result file and the record under this folder, in dsh's layout")
+	spillPath := fs.String("spill-path", "", "the locator the notice names (default: the file --spill-dir writes)")
+	spillHint := fs.String("spill-hint", retention.LocalSpillHint, "the spill backend's retrieval hint the notice ends with")
+	session := fs.String("session", "spillscope", "session id whose spill folder --spill-dir writes into")
 	tool := fs.String("tool", "", "name of the tool that produced the result (the host's read tool passes through)")
+	fs.Var(params, "param", "a policy parameter k=v (repeatable), under the harness's own name")
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(env.Stdout, retainUsage)
@@ -139,6 +176,11 @@ func runRetain(env Env, args []string) int {
 	if fs.NArg() > 0 {
 		return fail(exitUsage, "unexpected argument %q (the result is read from standard input)", fs.Arg(0))
 	}
+	pol, err := retention.LookupPolicy(*policy)
+	if err != nil {
+		return fail(exitUsage, "--policy: %v", err)
+	}
+	info := pol.Info()
 	var budgetPtr *int64
 	if bud.set {
 		n, err := parseBudget(bud.raw)
@@ -147,12 +189,20 @@ func runRetain(env Env, args []string) int {
 		}
 		budgetPtr = &n
 	}
+	if _, given := params[info.Budget]; given {
+		return fail(exitUsage, "--param %s: give the budget with --budget", info.Budget)
+	}
+	opts := retention.Options{Policy: info.Name, Budget: budgetPtr, Params: retention.Params(params), Estimator: *estimator, ToolName: *tool, SpillPath: *spillPath, SpillHint: *spillHint}
+	if _, _, err := opts.Settings(budgetPtr); err != nil {
+		return fail(exitUsage, "%v", err)
+	}
 	rt, err := imagecost.Lookup(*route)
 	if err != nil {
 		return fail(exitUsage, "--route: %v", err)
 	}
-	if *encoding != "" && *encoding != retention.EncodingO200k && *encoding != retention.EncodingCL100k {
-		return fail(exitUsage, "--encoding %q: want %s or %s", *encoding, retention.EncodingO200k, retention.EncodingCL100k)
+	opts.Route = rt.Name
+	if _, err := retention.EstimatorFor(*estimator, rt.Name); err != nil {
+		return fail(exitUsage, "--estimator: %v", err)
 	}
 
 	input, err := io.ReadAll(env.Stdin)
@@ -164,11 +214,10 @@ func runRetain(env Env, args []string) int {
 		return fail(exitFail, "standard input: %v", err)
 	}
 	sum := sha256.Sum256(input)
-	id := hex.EncodeToString(sum[:])[:16]
+	id12 := hex.EncodeToString(sum[:])[:12]
 
 	var diags []string
-	opts := retention.Options{Budget: budgetPtr, Route: rt.Name, Encoding: *encoding, ToolName: *tool}
-	var dir string
+	var dir, spillFile string
 	if *spillDir != "" {
 		dir, err = filepath.Abs(*spillDir)
 		if err != nil {
@@ -179,33 +228,36 @@ func runRetain(env Env, args []string) int {
 			return fail(exitFail, "%v", err)
 		}
 		diags = d
-		opts.SpillPath = filepath.Join(dir, id+".txt")
+		spillFile = filepath.Join(dir, retention.DshSessionFolder(*session), retention.DshSpillName(id12, orDefault(*tool, "tool")))
+		if opts.SpillPath == "" {
+			opts.SpillPath = spillFile
+		}
 	}
 
 	out, err := retention.Retain(res, opts)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	o := makeOutput(out, budgetPtr)
+	o := makeOutput(out)
 	o.Diagnostics = append(diags, o.Diagnostics...)
 	if o.Diagnostics == nil {
 		o.Diagnostics = []string{}
 	}
-	if dir != "" && (out.Status == retention.StatusReplaced || out.Status == retention.StatusNoticeOnly) {
-		if err := writeFile(opts.SpillPath, []byte(out.CompleteFile)); err != nil {
+	if dir != "" && (out.Status == retention.StatusReplaced || out.Status == retention.StatusNoticeOnly) && out.Recovery.Kind == retention.RecoverFile {
+		if err := writeFile(spillFile, []byte(out.CompleteFile)); err != nil {
 			return fail(exitFail, "%v", err)
 		}
-		o.SpillPath = opts.SpillPath
+		o.SpillPath = spillFile
 		rec := retainedRecord{
-			Version: 1, CreatedAt: time.Now().UTC().Format(time.RFC3339), ToolName: *tool,
-			Budget: budgetPtr, Route: out.Route, Encoding: out.Encoding,
+			Version: 2, CreatedAt: time.Now().UTC().Format(time.RFC3339), ToolName: *tool, Policy: out.Policy,
+			Budget: budgetPtr, Route: out.Route, Estimator: out.Estimator,
 			Input: resultJSON(res), Outcome: o,
 		}
 		data, err := json.MarshalIndent(rec, "", "  ")
 		if err != nil {
 			return fail(exitFail, "%v", err)
 		}
-		if err := writeFile(filepath.Join(dir, id+".retained.json"), append(data, '\n')); err != nil {
+		if err := writeFile(strings.TrimSuffix(spillFile, ".txt")+sessions.RetainedSuffix, append(data, '\n')); err != nil {
 			return fail(exitFail, "%v", err)
 		}
 	}
@@ -215,16 +267,31 @@ func runRetain(env Env, args []string) int {
 	return exitOK
 }
 
-func makeOutput(out retention.Outcome, budget *int64) retainOutput {
+func policyNames() string {
+	var names []string
+	for _, p := range retention.Policies() {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func makeOutput(out retention.Outcome) retainOutput {
 	content := make([]json.RawMessage, len(out.Content))
 	for i, b := range out.Content {
 		content[i] = blockJSON(b)
 	}
 	return retainOutput{
-		Status: out.Status, Content: content, Notice: out.Notice,
-		OmittedBytes: out.OmittedBytes, OmittedImages: out.OmittedImages,
+		Policy: out.Policy, Status: out.Status, Content: content, Spans: out.Spans, Notice: out.Notice,
+		OmittedBytes: out.OmittedBytes, OmittedImages: out.OmittedImages, Recovery: out.Recovery,
 		Tokens: out.Tokens, OriginalTokens: out.OriginalTokens, OriginalTokensExact: out.OriginalTokensExact,
-		Diagnostics: out.Diagnostics, Route: out.Route, Encoding: out.Encoding, Budget: budget,
+		Diagnostics: out.Diagnostics, Route: out.Route, Estimator: out.Estimator, Budget: out.Budget, BudgetUnit: out.BudgetUnit,
 		HeadEnd: out.HeadEnd, TailStart: out.TailStart,
 	}
 }
@@ -286,7 +353,7 @@ func storeAttachments(dir string, blocks []retention.Block) ([]string, error) {
 		if b.Type != retention.TypeImage || b.Data == "" || b.Path != "" {
 			continue
 		}
-		raw, err := decodeBase64(b.Data)
+		raw, err := imagecost.DecodeBase64(b.Data)
 		if err != nil {
 			diags = append(diags, fmt.Sprintf("image block %d: not stored as an attachment: invalid base64: %v", i, err))
 			continue
@@ -310,29 +377,6 @@ func storeAttachments(dir string, blocks []retention.Block) ([]string, error) {
 		b.Path, b.Data = path, ""
 	}
 	return diags, nil
-}
-
-func decodeBase64(s string) ([]byte, error) {
-	s = strings.TrimSpace(s)
-	if strings.HasPrefix(s, "data:") {
-		if i := strings.IndexByte(s, ','); i >= 0 {
-			s = s[i+1:]
-		}
-	}
-	s = strings.Map(func(r rune) rune {
-		if r == ' ' || r == '\n' || r == '\r' || r == '\t' {
-			return -1
-		}
-		return r
-	}, s)
-	enc := base64.StdEncoding
-	if strings.ContainsAny(s, "-_") {
-		enc = base64.URLEncoding
-	}
-	if !strings.HasSuffix(s, "=") {
-		enc = enc.WithPadding(base64.NoPadding)
-	}
-	return enc.DecodeString(s)
 }
 
 // writeFile writes a private file (the result may hold anything the tool

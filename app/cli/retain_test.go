@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"spillscope/retention"
+	"spillscope/sessions"
 )
 
 // retainOut mirrors the printed object, decoded strictly enough to check
@@ -31,7 +32,9 @@ type retainOut struct {
 	SpillPath           *string           `json:"spillPath"`
 	Diagnostics         []string          `json:"diagnostics"`
 	Route               string            `json:"route"`
-	Encoding            string            `json:"encoding"`
+	Estimator           string            `json:"estimator"`
+	Policy              string            `json:"policy"`
+	BudgetUnit          string            `json:"budgetUnit"`
 }
 
 func runRetainCmd(t *testing.T, stdin string, args ...string) (int, retainOut, string, string) {
@@ -46,7 +49,7 @@ func runRetainCmd(t *testing.T, stdin string, args ...string) (int, retainOut, s
 		if err := json.Unmarshal(out.Bytes(), &raw); err != nil {
 			t.Fatalf("stdout is not one JSON object: %v\n%s", err, out.String())
 		}
-		for _, k := range []string{"status", "content", "notice", "omittedBytes", "omittedImages", "tokens", "originalTokens", "spillPath", "diagnostics"} {
+		for _, k := range []string{"policy", "status", "content", "notice", "omittedBytes", "omittedImages", "tokens", "originalTokens", "spillPath", "diagnostics", "estimator", "budgetUnit", "recovery"} {
 			if _, ok := raw[k]; !ok {
 				t.Fatalf("output lacks %q: %s", k, out.String())
 			}
@@ -99,11 +102,17 @@ func TestRetainCommand(t *testing.T) {
 		{"replaced with spill dir", resultJSONText(t, text(big), img, text(big)), []string{"--budget", "800", "--spill-dir", "SPILL"}, retention.StatusReplaced, "", true},
 		{"notice exceeds budget", resultJSONText(t, text(big)), []string{"--budget", "5", "--spill-dir", "SPILL"}, retention.StatusPreserved, "notice exceeds budget", false},
 		{"inline image without spill dir is preserved", resultJSONText(t, text(big), img), []string{"--budget", "800"}, retention.StatusPreserved, "no readable attachment path", false},
-		{"deepseek has no image pricing", resultJSONText(t, text(big), img), []string{"--budget", "800", "--route", "deepseek", "--spill-dir", "SPILL"}, retention.StatusPreserved, "no image pricing", false},
+		{"deepseek has no image pricing", resultJSONText(t, text(big), img), []string{"--budget", "800", "--route", "deepseek", "--spill-dir", "SPILL"}, retention.StatusPreserved, "no image token calculator", false},
+		{"deepseek v4.1 prices images", resultJSONText(t, text(big), img, text(big)), []string{"--budget", "800", "--route", "deepseek-v4.1", "--spill-dir", "SPILL"}, retention.StatusReplaced, "", true},
+		{"byte era", resultJSONText(t, text(big)), []string{"--policy", "dsh-bytes", "--budget", "2000", "--spill-dir", "SPILL"}, retention.StatusReplaced, "", true},
+		{"byte era refuses images", resultJSONText(t, text(big), img), []string{"--policy", "dsh-bytes", "--budget", "2000"}, retention.StatusUnsupported, "all-text", false},
+		{"pruner", resultJSONText(t, text(big)), []string{"--policy", "dsh-pruner", "--budget", "8192"}, retention.StatusReplaced, "", false},
+		{"pruner parameters", resultJSONText(t, text(big)), []string{"--policy", "dsh-pruner", "--budget", "1000", "--param", "headChars=100", "--param", "tailChars=50"}, retention.StatusReplaced, "", false},
 		{"invalid base64", resultJSONText(t, text(big), map[string]any{"type": "image", "mimeType": "image/png", "data": "@@@@"}), []string{"--budget", "800", "--spill-dir", "SPILL"}, retention.StatusPreserved, "invalid base64", false},
 		{"read tool passes through", resultJSONText(t, text(big)), []string{"--budget", "50", "--tool", "read_file"}, retention.StatusPassThrough, "read tool", false},
 		{"unsupported block", resultJSONText(t, text(big), map[string]any{"type": "audio", "data": "AAAA", "mimeType": "audio/wav"}), []string{"--budget", "50"}, retention.StatusUnsupported, "audio", false},
 		{"cl100k", resultJSONText(t, text(big)), []string{"--budget", "500", "--encoding", "cl100k_base"}, retention.StatusReplaced, "", false},
+		{"dsh meter", resultJSONText(t, text(big)), []string{"--budget", "500", "--estimator", "dsh-meter"}, retention.StatusReplaced, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -147,8 +156,10 @@ func checkSpillDir(t *testing.T, dir string, o retainOut, written bool) {
 		}
 		return nil
 	})
+	sessionDir := filepath.Join(dir, retention.DshSessionFolder("spillscope"))
 	for _, f := range files {
-		if !strings.HasPrefix(f, "attachments"+string(filepath.Separator)) && !strings.HasSuffix(f, ".txt") && !strings.HasSuffix(f, ".retained.json") {
+		inSession := strings.HasPrefix(filepath.Join(dir, f), sessionDir+string(filepath.Separator)) && (strings.HasSuffix(f, ".txt") || strings.HasSuffix(f, ".retained.json"))
+		if !strings.HasPrefix(f, "attachments"+string(filepath.Separator)) && !inSession {
 			t.Fatalf("unexpected file %q in the spill dir", f)
 		}
 	}
@@ -160,8 +171,23 @@ func checkSpillDir(t *testing.T, dir string, o retainOut, written bool) {
 		}
 		return
 	}
-	if filepath.Dir(*o.SpillPath) != dir || !strings.HasSuffix(*o.SpillPath, ".txt") || len(filepath.Base(*o.SpillPath)) != 16+4 {
-		t.Fatalf("spill path %q is not DIR/<16 hex>.txt", *o.SpillPath)
+	// dsh's layout: session-<sha12>/<12 hex>-<tool>.txt, 0600 in 0700.
+	base := filepath.Base(*o.SpillPath)
+	if filepath.Dir(*o.SpillPath) != sessionDir || !strings.HasSuffix(base, "-tool.txt") || len(base) != 12+len("-tool.txt") {
+		t.Fatalf("spill path %q is not %s/<12 hex>-tool.txt", *o.SpillPath, sessionDir)
+	}
+	for _, p := range []string{*o.SpillPath, sessionDir} {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := os.FileMode(0o600)
+		if st.IsDir() {
+			want = 0o700 | os.ModeDir
+		}
+		if st.Mode()&(os.ModeDir|os.ModePerm) != want {
+			t.Errorf("%s has mode %v, want %v", p, st.Mode(), want)
+		}
 	}
 	complete, err := os.ReadFile(*o.SpillPath)
 	if err != nil {
@@ -184,14 +210,15 @@ func checkSpillDir(t *testing.T, dir string, o retainOut, written bool) {
 		CreatedAt string          `json:"createdAt"`
 		Budget    *int64          `json:"budget"`
 		Route     string          `json:"route"`
-		Encoding  string          `json:"encoding"`
+		Estimator string          `json:"estimator"`
+		Policy    string          `json:"policy"`
 		Input     json.RawMessage `json:"input"`
 		Outcome   retainOut       `json:"outcome"`
 	}
 	if err := json.Unmarshal(data, &rec); err != nil {
 		t.Fatal(err)
 	}
-	if rec.Version != 1 || rec.CreatedAt == "" || rec.Budget == nil || rec.Route == "" || rec.Outcome.Status != o.Status {
+	if rec.Version != 2 || rec.CreatedAt == "" || rec.Budget == nil || rec.Route == "" || rec.Estimator != o.Estimator || rec.Policy != o.Policy || rec.Outcome.Status != o.Status {
 		t.Fatalf("record %s", data)
 	}
 	if strings.Contains(string(rec.Input), `"data"`) {
@@ -239,7 +266,13 @@ func TestRetainUsageErrors(t *testing.T) {
 		want  string
 	}{
 		{"unknown route", `[]`, []string{"--budget", "5", "--route", "nope"}, exitUsage, "--route"},
-		{"unknown encoding", `[]`, []string{"--budget", "5", "--encoding", "p50k_base"}, exitUsage, "--encoding"},
+		{"unknown encoding", `[]`, []string{"--budget", "5", "--encoding", "p50k_base"}, exitUsage, "--estimator"},
+		{"unknown estimator", `[]`, []string{"--budget", "5", "--estimator", "gpt2"}, exitUsage, "gpt2"},
+		{"unknown policy", `[]`, []string{"--budget", "5", "--policy", "dsh-v9"}, exitUsage, "--policy"},
+		{"unknown parameter", `[]`, []string{"--budget", "5", "--param", "maxInlineByte=3"}, exitUsage, "maxInlineByte"},
+		{"bad parameter", `[]`, []string{"--policy", "dsh-pruner", "--budget", "50", "--param", "headChars=40"}, exitUsage, "headChars + marker + tailChars"},
+		{"budget as a parameter", `[]`, []string{"--param", "maxInlineTokens=5"}, exitUsage, "--budget"},
+		{"not k=v", `[]`, []string{"--param", "headChars"}, exitUsage, "k=v"},
 		{"unknown flag", `[]`, []string{"--frob"}, exitUsage, "frob"},
 		{"stray argument", `[]`, []string{"result.json"}, exitUsage, "standard input"},
 		{"not JSON", `hello`, []string{"--budget", "5"}, exitFail, "standard input"},
@@ -260,27 +293,26 @@ func TestRetainHelp(t *testing.T) {
 	if code := Run(Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}, []string{"retain", "-h"}); code != exitOK {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"--budget", "-spill-dir", "-route", "-encoding", "-tool"} {
+	for _, want := range []string{"--budget", "-spill-dir", "-route", "-encoding", "-tool", "-policy", "-estimator", "-spill-path", "-spill-hint", "-param", "dsh-bytes", "dsh-pruner"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("help lacks %q", want)
 		}
 	}
 }
 
-// A budget that holds the notice and the marker but nothing else gives a
-// notice-only result, and its files are written.
+// A budget that holds the notice at its longest but not its reserve (gap and
+// notice) gives a notice-only result, and its files are written.
 func TestRetainNoticeOnly(t *testing.T) {
 	dir := t.TempDir()
 	body := strings.Repeat("GET /api/v1/items?page=3 200 OK in 12ms\n", 500)
 	in := resultJSONText(t, text(body))
 	sum := sha256.Sum256([]byte(in))
-	spill := filepath.Join(dir, hex.EncodeToString(sum[:])[:16]+".txt")
-	notice, err := retention.CountTokens("", retention.FormatNotice(int64(len(body)), 0, spill))
+	spill := filepath.Join(dir, retention.DshSessionFolder("spillscope"), hex.EncodeToString(sum[:])[:12]+"-tool.txt")
+	notice, err := retention.CountTokens("", retention.FormatSpillNotice(retention.ExactOmission(int64(len(body))), retention.SpillRef{Locator: spill}, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	marker, _ := retention.CountTokens("", retention.Marker)
-	code, o, _, stderr := runRetainCmd(t, in, "--budget", strconv.Itoa(notice+marker), "--spill-dir", dir)
+	code, o, _, stderr := runRetainCmd(t, in, "--budget", strconv.Itoa(notice), "--spill-dir", dir)
 	if code != exitOK || o.Status != retention.StatusNoticeOnly {
 		t.Fatalf("exit %d status %q stderr %q", code, o.Status, stderr)
 	}
@@ -392,5 +424,62 @@ func TestRetainSpillAttachments(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// dsh's byte era on the arithmetic of the bash-spill snapshot: a 2,022-byte
+// output at a cap of 800 with that snapshot's locator keeps 605 bytes.
+func TestRetainByteEraArithmetic(t *testing.T) {
+	full := "SPILL_START-" + strings.Repeat("x", 2000) + "-SPILL_END"
+	locator := "/tmp/dsh-acp-snap-ee77dff02/session-5e53dc8acfe4/2ce9d7a31a38-bash.txt"
+	code, o, _, stderr := runRetainCmd(t, resultJSONText(t, text(full)), "--policy", "dsh-bytes", "--budget", "800", "--tool", "bash", "--spill-path", locator)
+	if code != exitOK || o.Status != retention.StatusReplaced {
+		t.Fatalf("exit %d status %q stderr %q", code, o.Status, stderr)
+	}
+	var blocks []struct{ Text string }
+	for _, c := range o.Content {
+		var b struct{ Text string }
+		json.Unmarshal(c, &b)
+		blocks = append(blocks, b)
+	}
+	want := full[:303] + full[len(full)-302:] + "\n\n(Omitted 1417 bytes. Full formatted result stored at: " + locator + ". " + retention.LocalSpillHint + ")"
+	if len(blocks) != 1 || blocks[0].Text != want || *o.OmittedBytes != 1417 || o.BudgetUnit != "bytes" || len(want) > 800 {
+		t.Fatalf("content %q, want %q", blocks, want)
+	}
+}
+
+// What `retain --spill-dir` writes in dsh's layout is indexed as a result
+// whose notice names the spill file, which exists.
+func TestRetainSpillDirIsIndexed(t *testing.T) {
+	dir := t.TempDir()
+	body := strings.Repeat("GET /api/v1/items?page=3 200 OK in 12ms\n", 2000)
+	code, o, _, stderr := runRetainCmd(t, resultJSONText(t, text(body)), "--budget", "900", "--estimator", "dsh-meter", "--tool", "bash", "--spill-dir", dir)
+	if code != exitOK || o.Status != retention.StatusReplaced {
+		t.Fatalf("exit %d status %q stderr %q", code, o.Status, stderr)
+	}
+	if !strings.HasSuffix(*o.SpillPath, "-bash.txt") {
+		t.Fatalf("spill path %q", *o.SpillPath)
+	}
+	db := filepath.Join(t.TempDir(), "index.db")
+	env, out, _ := envFor(t, nil)
+	sum := runIndexJSON(t, env, out, "--db", db, "--structure-only", dir)
+	if sum.ToolResults != 1 || sum.SpillNotices != 1 {
+		t.Fatalf("summary %+v", sum)
+	}
+	d, err := sessions.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	rows, err := d.Results(t.Context(), sessions.ResultFilter{})
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("rows %v, %v", rows, err)
+	}
+	if r := rows[0]; r.Spill == nil || r.Spill.Path != *o.SpillPath || r.ToolName != "bash" {
+		t.Fatalf("row %+v", r)
+	}
+	_, res, err := d.LoadResult(t.Context(), rows[0].ID)
+	if err != nil || len(res.Content) != 1 || res.Content[0].Text != body {
+		t.Fatalf("read back %v", err)
 	}
 }

@@ -41,10 +41,12 @@ func runSweep(env Env, args []string) int {
 	fs.SetOutput(env.Stderr)
 	budgetsFlag := fs.String("budgets", "", "comma-separated token budgets (maxInlineTokens), e.g. 1000,4000,16000")
 	route := fs.String("route", "", "image-pricing route for every result (default: each session's own)")
+	policy := fs.String("policy", retention.DefaultPolicy, "retention policy: "+policyNames()+"; --budgets are in its unit")
+	estimator := fs.String("estimator", "", "text estimator: "+strings.Join(retention.EstimatorNames(), ", ")+" (default: each route's)")
 	dbPath := fs.String("db", "", "database file (default: the app's own)")
 	session := fs.String("session", "", "only this session id (the harness's id, subagents included)")
 	fs.Usage = func() {
-		fmt.Fprintln(env.Stderr, "usage: spillscope sweep --budgets LIST [--route R] [--db PATH] [--session ID]")
+		fmt.Fprintln(env.Stderr, "usage: spillscope sweep --budgets LIST [--policy P] [--estimator E] [--route R] [--db PATH] [--session ID]")
 		fmt.Fprintln(env.Stderr, "Re-runs retention on every indexed tool result at each budget; prints one JSON object per budget.")
 		fs.PrintDefaults()
 	}
@@ -69,6 +71,16 @@ func runSweep(env Env, args []string) int {
 			return exitUsage
 		}
 	}
+	if _, err := retention.LookupPolicy(*policy); err != nil {
+		fmt.Fprintf(env.Stderr, "spillscope sweep: --policy: %v\n", err)
+		return exitUsage
+	}
+	if *estimator != "" {
+		if _, err := retention.LookupEstimator(*estimator); err != nil {
+			fmt.Fprintf(env.Stderr, "spillscope sweep: --estimator: %v\n", err)
+			return exitUsage
+		}
+	}
 	path, err := dbPathOf(env, *dbPath)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "spillscope sweep: %v\n", err)
@@ -82,8 +94,10 @@ func runSweep(env Env, args []string) int {
 	defer db.Close()
 	skipped := 0
 	rows, err := db.Sweep(context.Background(), budgets, sessions.SweepOptions{
-		Filter: sessions.ResultFilter{SessionID: *session},
-		Route:  *route,
+		Filter:    sessions.ResultFilter{SessionID: *session},
+		Route:     *route,
+		Policy:    *policy,
+		Estimator: *estimator,
 		Skipped: func(r sessions.ResultRow, err error) {
 			skipped++
 			fmt.Fprintf(env.Stderr, "spillscope sweep: skipped %s line %d: %v\n", r.Path, r.Line, err)

@@ -74,3 +74,12 @@ func ExampleAnthropicResize() {
 	fmt.Println(w, h)
 	// Output: 924 1307
 }
+
+func ExampleDeepSeekV41RouteTokens() {
+	w, h := imagecost.DeepSeekRequestSize(1920, 1080, imagecost.DeepSeekRequestPixels)
+	raw, _ := imagecost.DeepSeekV41Tokens(1920, 1080)
+	sent, _ := imagecost.DeepSeekV41RouteTokens(1920, 1080)
+	fmt.Println(w, h, raw, sent)
+	// Output:
+	// 1066 600 968 407
+}

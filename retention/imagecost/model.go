@@ -14,8 +14,18 @@ import "strings"
 // media resolution for images (high). Claude 3.x maps to "anthropic" too: the
 // current page prices every model it does not list at the standard tier, and
 // the area formula of the Claude 3 era was published as an approximation.
-func RouteForModel(model string) string {
+func RouteForModel(model string) string { return RouteFor("", model) }
+
+// RouteFor picks the route for a session's recorded provider and model: the
+// one function every caller uses. A DeepSeek provider or model name maps to
+// dsh's DeepSeek routes: v4.1 for deepseek-flash, deepseek-pro and
+// deepseek-v4.1-*, v4 for the other deepseek-v4-* vision models, and the
+// unpriced deepseek route for the text-only chat and reasoner models.
+func RouteFor(provider, model string) string {
 	m := normalizeModel(model)
+	if strings.HasPrefix(m, "deepseek") || (m != "" && strings.Contains(strings.ToLower(provider), "deepseek")) {
+		return deepSeekRoute(m)
+	}
 	switch {
 	case m == "":
 		return ""
@@ -26,10 +36,19 @@ func RouteForModel(model string) string {
 			return RouteGemini3High
 		}
 		return RouteGemini
-	case strings.HasPrefix(m, "deepseek"):
-		return RouteDeepSeek
 	}
 	return openAIRoute(m)
+}
+
+func deepSeekRoute(m string) string {
+	switch {
+	case strings.HasPrefix(m, "deepseek-v4.1"), strings.HasPrefix(m, "deepseek-v4-1"),
+		m == "deepseek-flash", m == "deepseek-pro", strings.HasPrefix(m, "deepseek-flash-"), strings.HasPrefix(m, "deepseek-pro-"):
+		return RouteDeepSeekV41
+	case strings.HasPrefix(m, "deepseek-v4"):
+		return RouteDeepSeekV4
+	}
+	return RouteDeepSeek
 }
 
 // normalizeModel lower-cases a recorded model name and strips provider

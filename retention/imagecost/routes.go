@@ -20,7 +20,8 @@ type Route struct {
 	Name string `json:"name"`
 	// Provider is the company whose rule this is.
 	Provider string `json:"provider"`
-	// Encoding is the tiktoken encoding used to estimate text on this route.
+	// Encoding names the text estimator of this route (a tiktoken encoding,
+	// or dsh's token meter on dsh's DeepSeek routes); retention resolves it.
 	Encoding string `json:"encoding"`
 	// Source names the documentation the calculator follows (title, URL,
 	// date read).
@@ -31,6 +32,17 @@ type Route struct {
 	// Calc prices an image; nil means the provider publishes no image rule,
 	// and the caller must say so instead of guessing.
 	Calc Calculator `json:"-"`
+	// Request is the size the route sends an image at (nil: as it is); Calc
+	// already prices that size, and handle texts name it.
+	Request func(width, height int) (int, int) `json:"-"`
+}
+
+// RequestSize is the size the route sends a width x height image at.
+func (r Route) RequestSize(width, height int) (int, int) {
+	if r.Request == nil {
+		return width, height
+	}
+	return r.Request(width, height)
 }
 
 // Priced reports whether the route has an image calculator.
@@ -50,6 +62,9 @@ const (
 	DefaultEncoding = "o200k_base"
 	// LegacyOpenAIEncoding is the encoding of GPT-4 Turbo and older.
 	LegacyOpenAIEncoding = "cl100k_base"
+	// MeterEstimator is dsh's token meter, the estimator of dsh's DeepSeek
+	// routes (no public DeepSeek tokenizer to stand in for).
+	MeterEstimator = "dsh-meter"
 )
 
 // Route names.
@@ -73,6 +88,8 @@ const (
 	RouteGemini3High         = "gemini3-high"
 	RouteGemini3UltraHigh    = "gemini3-ultra-high"
 	RouteDeepSeek            = "deepseek"
+	RouteDeepSeekV4          = "deepseek-v4"
+	RouteDeepSeekV41         = "deepseek-v4.1"
 )
 
 var routeTable = []Route{
@@ -165,6 +182,18 @@ var routeTable = []Route{
 		Name: RouteGemini3UltraHigh, Provider: "google", Encoding: DefaultEncoding, Source: sourceGemini3,
 		Note: "Gemini 3 media_resolution ultra_high (set per part only): a fixed 2240 tokens per image",
 		Calc: fixed(Gemini3UltraHighTokens),
+	},
+	{
+		Name: RouteDeepSeekV4, Provider: "deepseek", Encoding: MeterEstimator, Source: sourceDeepSeek,
+		Note:    "DeepSeek v4 vision models as dsh prices them: the request copy (within 640,000 pixels, never enlarged), then 14 px patches downsampled 3:1, at most 384 tokens with the pad-to-4 worst case; text on dsh's token meter",
+		Calc:    DeepSeekV4RouteTokens,
+		Request: deepSeekRequest,
+	},
+	{
+		Name: RouteDeepSeekV41, Provider: "deepseek", Encoding: MeterEstimator, Source: sourceDeepSeek,
+		Note:    "DeepSeek v4.1 vision models (deepseek-flash, deepseek-v4.1-*) as dsh prices them: the request copy (within 640,000 pixels, never enlarged), then 14 px patches downsampled 3:1, at most 1,024 tokens; text on dsh's token meter",
+		Calc:    DeepSeekV41RouteTokens,
+		Request: deepSeekRequest,
 	},
 	{
 		Name: RouteDeepSeek, Provider: "deepseek", Encoding: DefaultEncoding,

@@ -56,6 +56,12 @@ func TestRouteForModel(t *testing.T) {
 		{"gemini-3-flash-preview", RouteGemini3High},
 		{"deepseek-chat", RouteDeepSeek},
 		{"deepseek-reasoner", RouteDeepSeek},
+		{"deepseek-v4-flash", RouteDeepSeekV4},
+		{"deepseek-v4-flash-vision-exp", RouteDeepSeekV4},
+		{"deepseek-v4.1-flash", RouteDeepSeekV41},
+		{"deepseek-flash", RouteDeepSeekV41},
+		{"deepseek-pro", RouteDeepSeekV41},
+		{"DeepSeek-V4-Pro", RouteDeepSeekV4},
 		{"llama-3.1-70b", ""},
 		{"", ""},
 		{"   ", ""},
@@ -77,7 +83,7 @@ func TestRouteForModel(t *testing.T) {
 
 func TestLookup(t *testing.T) {
 	for _, name := range []string{"anthropic", "anthropic-hires", "anthropic-legacy", "openai-tile",
-		"openai-tile-low", "openai-patch", "gemini", "gemini3-low", "gemini3-medium", "gemini3-high", "deepseek"} {
+		"openai-tile-low", "openai-patch", "gemini", "gemini3-low", "gemini3-medium", "gemini3-high", "deepseek", "deepseek-v4", "deepseek-v4.1"} {
 		t.Run(name, func(t *testing.T) {
 			r, err := Lookup(name)
 			if err != nil || r.Name != name {
@@ -109,7 +115,7 @@ func TestRoutesTable(t *testing.T) {
 			if r.Provider == "" || r.Source == "" || r.Note == "" {
 				t.Errorf("route %q lacks provider, source or note: %+v", r.Name, r)
 			}
-			if r.Encoding != DefaultEncoding && r.Encoding != LegacyOpenAIEncoding {
+			if r.Encoding != DefaultEncoding && r.Encoding != LegacyOpenAIEncoding && r.Encoding != MeterEstimator {
 				t.Errorf("route %q encoding %q", r.Name, r.Encoding)
 			}
 			if r.Priced() != (r.Calc != nil) {

@@ -94,7 +94,7 @@ func (g *gen) writeRetained(dir string, created time.Time, tool string, budget i
 		}
 		images++
 		input = append(input, o("type", "image", "mimeType", "image/png", "path", p.path))
-		complete.WriteString(retention.Descriptor("image/png", p.width, p.height, p.path))
+		complete.WriteString(retention.LegacyDescriptor("image/png", p.width, p.height, p.path))
 	}
 	if err := g.writeFile(spillPath, []byte(complete.String())); err != nil {
 		return err
@@ -103,8 +103,8 @@ func (g *gen) writeRetained(dir string, created time.Time, tool string, budget i
 	// Head from the first text block, tail from the last; every image sits
 	// between them and is omitted.
 	first, last := parts[0].text, parts[len(parts)-1].text
-	longest := retention.FormatNotice(totalText, images, spillPath)
-	reserve, err := retention.CountTokens(enc, longest+retention.Marker)
+	longest := retention.FormatLegacyNotice(totalText, images, spillPath)
+	reserve, err := retention.CountTokens(enc, longest+retention.LegacyMarker)
 	if err != nil {
 		return fmt.Errorf("samplegen: %w", err)
 	}
@@ -121,9 +121,9 @@ func (g *gen) writeRetained(dir string, created time.Time, tool string, budget i
 		tail = first[len(head):]
 	}
 	omitted := totalText - int64(len(head)) - int64(len(tail))
-	notice := retention.FormatNotice(omitted, images, spillPath)
+	notice := retention.FormatLegacyNotice(omitted, images, spillPath)
 	var tk [4]int
-	for i, s := range []string{head, tail, retention.Marker, notice} {
+	for i, s := range []string{head, tail, retention.LegacyMarker, notice} {
 		if tk[i], err = retention.CountTokens(enc, s); err != nil {
 			return fmt.Errorf("samplegen: %w", err)
 		}
@@ -134,7 +134,7 @@ func (g *gen) writeRetained(dir string, created time.Time, tool string, budget i
 	}
 	textTokens := tk[0] + tk[1] + tk[2]
 	outcome := o("status", "replaced",
-		"content", []any{o("type", "text", "text", head), o("type", "text", "text", retention.Marker), o("type", "text", "text", tail), o("type", "text", "text", notice)},
+		"content", []any{o("type", "text", "text", head), o("type", "text", "text", retention.LegacyMarker), o("type", "text", "text", tail), o("type", "text", "text", notice)},
 		"notice", notice, "omittedBytes", omitted, "omittedImages", images,
 		"tokens", o("total", textTokens+tk[3], "text", textTokens, "images", 0, "notice", tk[3]),
 		"originalTokens", original, "spillPath", spillPath, "diagnostics", []any{})

@@ -16,6 +16,7 @@ export type ResultRow = app.ResultRow;
 export type ResultDetail = app.ResultDetail;
 export type BlockView = app.BlockView;
 export type RouteInfo = app.RouteInfo;
+export type PolicyInfo = app.PolicyInfo;
 export type RetainRequest = app.RetainRequest;
 export type Projection = app.Projection;
 export type SweepRequest = app.SweepRequest;
@@ -43,6 +44,8 @@ export interface Bridge {
   /** largest lists the results that cost the most tokens across the index. */
   largest(limit: number): Promise<ResultRow[]>;
   routes(): Promise<RouteInfo[]>;
+  /** policies declares the retention policies (name, budget parameter, unit, shipped budget). */
+  policies(): Promise<PolicyInfo[]>;
   retain(req: Partial<RetainRequest>): Promise<Projection>;
   sweep(req: Partial<SweepRequest>): Promise<SweepRow[]>;
   listLinks(q: Partial<LinkQuery>): Promise<LinkRow[]>;
@@ -63,11 +66,13 @@ export const bridge: Bridge = {
   searchResults: (query, order) => SessionsSvc.Search(app.SearchQuery.createFrom({ query, order })),
   largest: (limit) => SessionsSvc.Largest(limit),
   routes: () => RetentionSvc.Routes(),
+  policies: () => RetentionSvc.Policies(),
   retain: (req) =>
     RetentionSvc.Retain(
-      app.RetainRequest.createFrom({ resultId: 0, json: '', budget: null, route: '', encoding: '', toolName: '', ...req }),
+      app.RetainRequest.createFrom({ resultId: 0, json: '', policy: '', budget: null, params: {}, route: '', estimator: '', toolName: '', ...req }),
     ),
-  sweep: (req) => RetentionSvc.Sweep(app.SweepRequest.createFrom({ resultId: 0, sessionId: 0, budgets: [], route: '', ...req })),
+  sweep: (req) =>
+    RetentionSvc.Sweep(app.SweepRequest.createFrom({ resultId: 0, sessionId: 0, budgets: [], route: '', policy: '', estimator: '', ...req })),
   listLinks: (q) => LinksSvc.List(app.LinkQuery.createFrom({ onlyHidden: false, limit: 0, offset: 0, ...q })),
   checkLink: (uri) => LinksSvc.Check(uri),
 };

@@ -14,8 +14,13 @@ afterEach(() => {
 });
 
 const routes = [
-  { name: 'anthropic', provider: 'anthropic', encoding: 'o200k_base', hasImages: true, source: '', note: '', calculator: 'anthropic' },
-  { name: 'openai-tile', provider: 'openai', encoding: 'cl100k_base', hasImages: true, source: '', note: '', calculator: 'openai-tile' },
+  { name: 'anthropic', provider: 'anthropic', estimator: 'o200k_base', hasImages: true, source: '', note: '', calculator: 'anthropic' },
+  { name: 'openai-tile', provider: 'openai', estimator: 'cl100k_base', hasImages: true, source: '', note: '', calculator: 'openai-tile' },
+  { name: 'deepseek-v4.1', provider: 'deepseek', estimator: 'dsh-meter', hasImages: true, source: '', note: '', calculator: 'deepseek-v4.1' },
+];
+const policies = [
+  { name: 'dsh-bytes', harness: 'dsh', version: 'up to 0.1.5', summary: '', estimator: 'dsh-meter', budget: 'maxInlineBytes', unit: 'bytes', defaultBudget: 50000, recoverable: 'file' },
+  { name: 'dsh-tokens', harness: 'dsh', version: '0.1.7+', summary: '', estimator: 'dsh-meter', budget: 'maxInlineTokens', unit: 'tokens', defaultBudget: 12500, recoverable: 'file' },
 ];
 
 function slice(over: Partial<FileSlice>): FileSlice {
@@ -23,11 +28,11 @@ function slice(over: Partial<FileSlice>): FileSlice {
 }
 
 describe('result store: re-run at budget', () => {
-  it('opens a result, takes its route and encoding, and projects at the default budget', async () => {
+  it('opens a result, takes its route and estimator, and projects with dsh-tokens at the default budget', async () => {
     const retain = vi.fn((r: Partial<RetainRequest>) => Promise.resolve(projection({ budget: r.budget })));
-    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail({ route: 'openai-tile', encoding: 'cl100k_base' })), retain }));
+    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail({ route: 'openai-tile', estimator: 'cl100k_base' })), retain }));
     await s.open(7);
-    expect(retain).toHaveBeenCalledWith({ resultId: 7, budget: DEFAULT_BUDGET, route: 'openai-tile', encoding: 'cl100k_base' });
+    expect(retain).toHaveBeenCalledWith({ resultId: 7, budget: DEFAULT_BUDGET, route: 'openai-tile', estimator: 'cl100k_base', policy: 'dsh-tokens' });
     expect(get(s).projection.state).toBe('ready');
   });
 
@@ -78,16 +83,41 @@ describe('result store: re-run at budget', () => {
     expect(retain).toHaveBeenCalledTimes(3);
   });
 
-  it('a route change follows the route’s encoding; the encoding can then be overridden', async () => {
+  it('a route change follows the route’s estimator; the estimator can then be overridden', async () => {
     const retain = vi.fn(() => Promise.resolve(projection()));
     const s = createResultStore(fakeBridge({ routes: () => Promise.resolve(routes), result: () => Promise.resolve(detail()), retain }));
     await s.loadRoutes();
     await s.open(7);
     s.setRoute('openai-tile');
-    expect(get(s).encoding).toBe('cl100k_base');
-    s.setEncoding('o200k_base');
+    expect(get(s).estimator).toBe('cl100k_base');
+    s.setRoute('deepseek-v4.1');
+    expect(get(s).estimator).toBe('dsh-meter');
+    s.setEstimator('o200k_base');
     await vi.advanceTimersByTimeAsync(150);
-    expect(retain).toHaveBeenLastCalledWith({ resultId: 7, budget: DEFAULT_BUDGET, route: 'openai-tile', encoding: 'o200k_base' });
+    expect(retain).toHaveBeenLastCalledWith({ resultId: 7, budget: DEFAULT_BUDGET, route: 'deepseek-v4.1', estimator: 'o200k_base', policy: 'dsh-tokens' });
+  });
+
+  it('a policy change moves the budget to that policy’s shipped default, in its unit', async () => {
+    const retain = vi.fn(() => Promise.resolve(projection()));
+    const s = createResultStore(
+      fakeBridge({ routes: () => Promise.resolve(routes), policies: () => Promise.resolve(policies), result: () => Promise.resolve(detail()), retain }),
+    );
+    await s.loadRoutes();
+    await s.open(7);
+    s.setPolicy('dsh-bytes');
+    expect(get(s).budget).toBe(50000);
+    await vi.advanceTimersByTimeAsync(150);
+    expect(retain).toHaveBeenLastCalledWith({ resultId: 7, budget: 50000, route: 'anthropic', estimator: 'o200k_base', policy: 'dsh-bytes' });
+    s.setBudget(800);
+    s.setPolicy('dsh-bytes'); // the same policy keeps the budget
+    expect(get(s).budget).toBe(800);
+  });
+
+  it('routes still load when the policies binding fails', async () => {
+    const s = createResultStore(fakeBridge({ routes: () => Promise.resolve(routes) }));
+    await s.loadRoutes();
+    expect(get(s).routes).toHaveLength(3);
+    expect(get(s).policies).toEqual([]);
   });
 
   it('shows only the newest answer when an older one arrives late', async () => {
@@ -207,7 +237,7 @@ describe('result store: playground', () => {
     s.setToolName('Bash');
     await vi.advanceTimersByTimeAsync(150);
     expect(retain).toHaveBeenCalledTimes(1);
-    expect(retain).toHaveBeenCalledWith({ json, budget: DEFAULT_BUDGET, route: 'anthropic', encoding: 'o200k_base', toolName: 'Bash' });
+    expect(retain).toHaveBeenCalledWith({ json, budget: DEFAULT_BUDGET, route: 'anthropic', estimator: 'o200k_base', policy: 'dsh-tokens', toolName: 'Bash' });
   });
 
   it('checkJson tells empty, invalid and valid apart', () => {

@@ -1,5 +1,5 @@
 import { get, writable, type Readable } from 'svelte/store';
-import type { Bridge, FileSlice, Projection, RetainRequest, ResultDetail, RouteInfo } from '../bridge';
+import type { Bridge, FileSlice, PolicyInfo, Projection, RetainRequest, ResultDetail, RouteInfo } from '../bridge';
 import { parseBudget, utf8Length, type BudgetIssue } from '../lib/format';
 import { failure, type Failure } from './common';
 import type { List } from './sessions';
@@ -8,8 +8,10 @@ import type { List } from './sessions';
 export const DEFAULT_BUDGET = 12500;
 /** FILE_PAGE is how much of a spill file one "load more" reads. */
 export const FILE_PAGE = 64 * 1024;
-/** The encodings the text estimator offers. */
-export const encodings = ['o200k_base', 'cl100k_base'];
+/** The text estimators the core registers (until the bridge lists them). */
+export const estimators = ['dsh-meter', 'o200k_base', 'cl100k_base'];
+/** DEFAULT_POLICY is the seed's policy, dsh's token era. */
+export const DEFAULT_POLICY = 'dsh-tokens';
 
 export type FileState =
   | { state: 'none' }
@@ -31,7 +33,11 @@ export interface ResultState {
   off: boolean;
   budgetError: BudgetIssue | null;
   route: string;
-  encoding: string;
+  /** estimator names the text estimator; every figure is on it. */
+  estimator: string;
+  /** policy names the retention policy; the budget is in its unit. */
+  policy: string;
+  policies: PolicyInfo[];
   json: string;
   jsonProblem: JsonProblem;
   toolName: string;
@@ -54,7 +60,9 @@ export interface ResultStore extends Readable<ResultState> {
   setBudget(n: number): void;
   setOff(off: boolean): void;
   setRoute(route: string): void;
-  setEncoding(enc: string): void;
+  setEstimator(estimator: string): void;
+  /** setPolicy switches the policy and moves the budget to its shipped default, in its unit. */
+  setPolicy(policy: string): void;
   setJson(json: string): void;
   setToolName(name: string): void;
   loadMore(): Promise<void>;
@@ -77,7 +85,9 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
     off: false,
     budgetError: null,
     route: '',
-    encoding: '',
+    estimator: '',
+    policy: DEFAULT_POLICY,
+    policies: [],
     json: '',
     jsonProblem: { kind: 'empty' },
     toolName: '',
@@ -95,10 +105,10 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
     const budget = s.off ? undefined : s.budget;
     if (s.mode === 'paste') {
       if (s.jsonProblem) return null;
-      return { json: s.json, budget, route: s.route, encoding: s.encoding, toolName: s.toolName };
+      return { json: s.json, budget, route: s.route, estimator: s.estimator, policy: s.policy, toolName: s.toolName };
     }
     if (!s.resultId || s.detail.state !== 'ready') return null;
-    return { resultId: s.resultId, budget, route: s.route, encoding: s.encoding };
+    return { resultId: s.resultId, budget, route: s.route, estimator: s.estimator, policy: s.policy };
   }
 
   async function run() {
@@ -126,8 +136,8 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
     timer = setTimeout(() => void run(), debounceMs);
   }
 
-  function routeEncoding(name: string): string {
-    return get(store).routes.find((r) => r.name === name)?.encoding ?? '';
+  function routeEstimator(name: string): string {
+    return get(store).routes.find((r) => r.name === name)?.estimator ?? '';
   }
 
   async function readFirst(path: string) {
@@ -153,6 +163,12 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       } catch (e) {
         console.error('spillscope: routes failed:', e);
       }
+      try {
+        const policies = (await b.policies()) ?? [];
+        update((s) => ({ ...s, policies }));
+      } catch (e) {
+        console.error('spillscope: policies failed:', e);
+      }
     },
     async open(id) {
       const mine = ++openSeq;
@@ -163,7 +179,7 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       try {
         const d = await b.result(id);
         if (mine !== openSeq) return;
-        update((s) => ({ ...s, detail: { state: 'ready', value: d }, route: d.route || s.route, encoding: d.encoding || routeEncoding(d.route) || s.encoding }));
+        update((s) => ({ ...s, detail: { state: 'ready', value: d }, route: d.route || s.route, estimator: d.estimator || routeEstimator(d.route) || s.estimator }));
         if (d.row?.noticePath) void readFirst(d.row.noticePath);
         await run();
       } catch (e) {
@@ -187,7 +203,7 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
           json: text,
           jsonProblem: checkJson(text),
           route,
-          encoding: s.encoding || s.routes.find((r) => r.name === route)?.encoding || encodings[0],
+          estimator: s.estimator || s.routes.find((r) => r.name === route)?.estimator || estimators[1],
         };
       });
       schedule();
@@ -207,11 +223,20 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       schedule();
     },
     setRoute(route) {
-      update((s) => ({ ...s, route, encoding: routeEncoding(route) || s.encoding }));
+      update((s) => ({ ...s, route, estimator: routeEstimator(route) || s.estimator }));
       schedule();
     },
-    setEncoding(encoding) {
-      update((s) => ({ ...s, encoding }));
+    setEstimator(estimator) {
+      update((s) => ({ ...s, estimator }));
+      schedule();
+    },
+    setPolicy(policy) {
+      update((s) => {
+        const info = s.policies.find((p) => p.name === policy);
+        if (!info || info.name === s.policy) return { ...s, policy };
+        const v = info.defaultBudget;
+        return { ...s, policy, budget: v, budgetText: String(v), budgetError: null };
+      });
       schedule();
     },
     setJson(json) {

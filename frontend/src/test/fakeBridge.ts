@@ -18,6 +18,7 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     searchResults: unset('searchResults'),
     largest: unset('largest'),
     routes: unset('routes'),
+    policies: unset('policies'),
     retain: unset('retain'),
     sweep: unset('sweep'),
     listLinks: unset('listLinks'),
@@ -52,14 +53,14 @@ export function resultRow(over: Partial<ResultRow> = {}): ResultRow {
 }
 
 export function detail(over: Partial<ResultDetail> = {}, row: Partial<ResultRow> = {}): ResultDetail {
-  return { row: resultRow(row), session: session(), blocks: [], route: 'anthropic', encoding: 'o200k_base', ...over } as ResultDetail;
+  return { row: resultRow(row), session: session(), blocks: [], route: 'anthropic', estimator: 'o200k_base', ...over } as ResultDetail;
 }
 
 export function projection(over: Partial<Projection> = {}): Projection {
   return {
     status: 'within_budget', blocks: [], notice: '', omittedBytes: 0, omittedImages: 0,
-    tokens: { total: 10, text: 10, images: 0, notice: 0 }, originalTokens: 10, diagnostics: [],
-    route: 'anthropic', encoding: 'o200k_base', budget: 12500, completeFile: '', completeFileBytes: 0,
+    tokens: { estimator: 'o200k_base', total: 10, text: 10, images: 0, notice: 0 }, originalTokens: 10, diagnostics: [],
+    policy: 'dsh-tokens', route: 'anthropic', estimator: 'o200k_base', budget: 12500, budgetUnit: 'tokens', completeFile: '', completeFileBytes: 0,
     ...over,
   } as Projection;
 }

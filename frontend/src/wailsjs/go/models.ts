@@ -218,7 +218,36 @@ export namespace app {
 	        this.sourceLine = source["sourceLine"];
 	    }
 	}
+	export class PolicyInfo {
+	    name: string;
+	    harness: string;
+	    version: string;
+	    summary: string;
+	    estimator: string;
+	    budget: string;
+	    unit: string;
+	    defaultBudget: number;
+	    recoverable: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PolicyInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.harness = source["harness"];
+	        this.version = source["version"];
+	        this.summary = source["summary"];
+	        this.estimator = source["estimator"];
+	        this.budget = source["budget"];
+	        this.unit = source["unit"];
+	        this.defaultBudget = source["defaultBudget"];
+	        this.recoverable = source["recoverable"];
+	    }
+	}
 	export class TokenFigures {
+	    estimator: string;
 	    total: number;
 	    text: number;
 	    images: number;
@@ -230,6 +259,7 @@ export namespace app {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.estimator = source["estimator"];
 	        this.total = source["total"];
 	        this.text = source["text"];
 	        this.images = source["images"];
@@ -246,9 +276,14 @@ export namespace app {
 	    originalTokens: number;
 	    originalTokensExact: boolean;
 	    diagnostics: string[];
+	    policy: string;
 	    route: string;
-	    encoding: string;
+	    estimator: string;
 	    budget?: number;
+	    budgetUnit: string;
+	    yardstick?: TokenFigures;
+	    recovery: string;
+	    locator: string;
 	    completeFile: string;
 	    completeFileBytes: number;
 	
@@ -267,9 +302,14 @@ export namespace app {
 	        this.originalTokens = source["originalTokens"];
 	        this.originalTokensExact = source["originalTokensExact"];
 	        this.diagnostics = source["diagnostics"];
+	        this.policy = source["policy"];
 	        this.route = source["route"];
-	        this.encoding = source["encoding"];
+	        this.estimator = source["estimator"];
 	        this.budget = source["budget"];
+	        this.budgetUnit = source["budgetUnit"];
+	        this.yardstick = this.convertValues(source["yardstick"], TokenFigures);
+	        this.recovery = source["recovery"];
+	        this.locator = source["locator"];
 	        this.completeFile = source["completeFile"];
 	        this.completeFileBytes = source["completeFileBytes"];
 	    }
@@ -391,7 +431,7 @@ export namespace app {
 	    session: SessionRow;
 	    blocks: BlockView[];
 	    route: string;
-	    encoding: string;
+	    estimator: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ResultDetail(source);
@@ -403,7 +443,7 @@ export namespace app {
 	        this.session = this.convertValues(source["session"], SessionRow);
 	        this.blocks = this.convertValues(source["blocks"], BlockView);
 	        this.route = source["route"];
-	        this.encoding = source["encoding"];
+	        this.estimator = source["estimator"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -428,9 +468,11 @@ export namespace app {
 	export class RetainRequest {
 	    resultId: number;
 	    json: string;
+	    policy: string;
 	    budget?: number;
+	    params: {[key: string]: string};
 	    route: string;
-	    encoding: string;
+	    estimator: string;
 	    toolName: string;
 	
 	    static createFrom(source: any = {}) {
@@ -441,9 +483,11 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.resultId = source["resultId"];
 	        this.json = source["json"];
+	        this.policy = source["policy"];
 	        this.budget = source["budget"];
+	        this.params = source["params"];
 	        this.route = source["route"];
-	        this.encoding = source["encoding"];
+	        this.estimator = source["estimator"];
 	        this.toolName = source["toolName"];
 	    }
 	}
@@ -451,7 +495,7 @@ export namespace app {
 	export class RouteInfo {
 	    name: string;
 	    provider: string;
-	    encoding: string;
+	    estimator: string;
 	    hasImages: boolean;
 	    source: string;
 	    note: string;
@@ -465,7 +509,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.name = source["name"];
 	        this.provider = source["provider"];
-	        this.encoding = source["encoding"];
+	        this.estimator = source["estimator"];
 	        this.hasImages = source["hasImages"];
 	        this.source = source["source"];
 	        this.note = source["note"];
@@ -524,6 +568,8 @@ export namespace app {
 	    sessionId: number;
 	    budgets: number[];
 	    route: string;
+	    policy: string;
+	    estimator: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new SweepRequest(source);
@@ -535,6 +581,8 @@ export namespace app {
 	        this.sessionId = source["sessionId"];
 	        this.budgets = source["budgets"];
 	        this.route = source["route"];
+	        this.policy = source["policy"];
+	        this.estimator = source["estimator"];
 	    }
 	}
 	export class SweepRow {

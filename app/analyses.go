@@ -1,0 +1,92 @@
+package app
+
+import (
+	"container/list"
+	"sync"
+
+	"spillscope/retention"
+	"spillscope/sessions"
+)
+
+// analysisCache keeps the last few Analyses the window asked for, so moving
+// the budget, or switching the policy, re-runs only the decision: the result
+// is not read again, its images not sniffed again, its text not tokenized
+// again. An entry is keyed by everything the Analysis depends on, the
+// result's source position included, so a re-indexed result is analysed
+// afresh.
+type analysisCache struct {
+	mu    sync.Mutex
+	max   int
+	order *list.List // of *cached, most recent first
+	byKey map[analysisKey]*list.Element
+}
+
+type analysisKey struct {
+	resultID       int64
+	source         string // file path and byte range, or the pasted JSON's hash
+	offset, length int64
+	estimator      string
+	route          string
+	tool           string
+	locator        string
+}
+
+type cached struct {
+	key analysisKey
+	a   *retention.Analysis
+	res retention.Result
+	row *sessions.ResultRow
+
+	// yard is the same result on the route's own estimator, built the
+	// first time an outcome is priced on another one.
+	yardOnce sync.Once
+	yard     *retention.Analysis
+}
+
+// yardstick returns the Analysis on the route's estimator, or nil when the
+// cached one already uses it.
+func (c *cached) yardstick() *retention.Analysis {
+	c.yardOnce.Do(func() {
+		name, err := retention.RouteEstimator(c.key.route)
+		if err != nil || name == c.key.estimator {
+			return
+		}
+		est, err := retention.LookupEstimator(name)
+		if err != nil {
+			return
+		}
+		c.yard, _ = retention.Analyse(c.res, est, c.key.route, retention.AnalyseOptions{Call: c.a.Call()})
+	})
+	return c.yard
+}
+
+func newAnalysisCache(n int) *analysisCache {
+	return &analysisCache{max: n, order: list.New(), byKey: map[analysisKey]*list.Element{}}
+}
+
+func (c *analysisCache) get(k analysisKey) (*cached, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.byKey[k]
+	if !ok {
+		return nil, false
+	}
+	c.order.MoveToFront(e)
+	return e.Value.(*cached), true
+}
+
+func (c *analysisCache) put(v *cached) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.byKey[v.key]; ok {
+		e.Value = v
+		c.order.MoveToFront(e)
+		return
+	}
+	c.byKey[v.key] = c.order.PushFront(v)
+	for c.order.Len() > c.max {
+		last := c.order.Back()
+		c.order.Remove(last)
+		delete(c.byKey, last.Value.(*cached).key)
+	}
+}

@@ -1,0 +1,52 @@
+package imagecost
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"testing"
+)
+
+func TestDecodeBase64(t *testing.T) {
+	raw := []byte{0xfb, 0xff, 0xfe, 0x00, 0x01, 0x02, 0x03, 0x3e, 0x3f}
+	cases := []struct {
+		name, in string
+	}{
+		{"standard padded", base64.StdEncoding.EncodeToString(raw[:8])},
+		{"standard unpadded", base64.RawStdEncoding.EncodeToString(raw[:8])},
+		{"url padded", base64.URLEncoding.EncodeToString(raw[:8])},
+		{"url unpadded", base64.RawURLEncoding.EncodeToString(raw[:8])},
+		{"line breaks", "+//+\r\nAAECAz4=\n"},
+		{"data url", "data:image/png;base64," + base64.StdEncoding.EncodeToString(raw[:8])},
+		{"surrounding space", "  " + base64.StdEncoding.EncodeToString(raw[:8]) + "\t"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := DecodeBase64(tc.in)
+			if err != nil || !bytes.Equal(got, raw[:8]) {
+				t.Errorf("DecodeBase64(%q) = %x, %v; want %x", tc.in, got, err, raw[:8])
+			}
+		})
+	}
+	for _, bad := range []string{"", "   ", "data:image/png;base64", "a", "ab!d", "data:,"} {
+		if _, err := DecodeBase64(bad); !errors.Is(err, ErrBase64) {
+			t.Errorf("DecodeBase64(%q): err = %v, want ErrBase64", bad, err)
+		}
+	}
+}
+
+func FuzzDecodeBase64(f *testing.F) {
+	f.Add([]byte("hello"))
+	f.Add([]byte{0xff, 0xfe})
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if len(raw) == 0 {
+			return
+		}
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+			got, err := DecodeBase64(enc.EncodeToString(raw))
+			if err != nil || !bytes.Equal(got, raw) {
+				t.Fatalf("round trip of %x: %x, %v", raw, got, err)
+			}
+		}
+	})
+}

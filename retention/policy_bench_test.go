@@ -1,0 +1,104 @@
+package retention
+
+import (
+	"strconv"
+	"testing"
+)
+
+// The Analysis is built once per result, estimator and route; each budget,
+// policy or parameter change is then only a decision on it. These
+// benchmarks compare the two on 1 MB and 10 MB results, for each estimator.
+
+var benchEstimators = []string{EstimatorMeter, EncodingO200k, EncodingCL100k}
+
+var benchSizes = []struct {
+	name string
+	n    int
+}{{"1MB", 1 << 20}, {"10MB", 10 << 20}}
+
+// BenchmarkAnalyseAndDecide is a cold start: Analyse, then dsh-tokens at the
+// shipped budget (a tokenizer's tables grow on the first decision).
+func BenchmarkAnalyseAndDecide(b *testing.B) {
+	for _, est := range benchEstimators {
+		for _, sz := range benchSizes {
+			b.Run(est+"/"+sz.name, func(b *testing.B) {
+				e, err := LookupEstimator(est)
+				if err != nil {
+					b.Fatal(err)
+				}
+				res := Result{Content: []Block{textBlock(benchText(sz.n))}}
+				b.ReportAllocs()
+				b.SetBytes(int64(sz.n))
+				for b.Loop() {
+					a, err := Analyse(res, e, "", AnalyseOptions{Call: Call{Spill: SpillRef{Locator: "/spill/bench.txt"}}})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if o, err := a.Decide("dsh-tokens", nil); err != nil || o.Status != StatusReplaced {
+						b.Fatal(err, o.Status)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkDecide is one decision on a warm Analysis, cycling through 40
+// budgets (300 .. 39,300 tokens) as a slider or a sweep would.
+func BenchmarkDecide(b *testing.B) {
+	for _, est := range benchEstimators {
+		for _, sz := range benchSizes {
+			b.Run(est+"/"+sz.name, func(b *testing.B) {
+				e, err := LookupEstimator(est)
+				if err != nil {
+					b.Fatal(err)
+				}
+				a, err := Analyse(Result{Content: []Block{textBlock(benchText(sz.n))}}, e, "", AnalyseOptions{Call: Call{Spill: SpillRef{Locator: "/spill/bench.txt"}}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				pol := mustPolicy(b, "dsh-tokens")
+				settings := make([]Settings, 40)
+				for i := range settings {
+					if settings[i], err = pol.Info().Resolve(Params{"maxInlineTokens": strconv.Itoa(300 + 1000*i)}); err != nil {
+						b.Fatal(err)
+					}
+					a.Run(pol, settings[i])
+				}
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					if o := a.Run(pol, settings[i%len(settings)]); o.Status != StatusReplaced {
+						b.Fatal(o.Status)
+					}
+					i++
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkDecidePolicies is each dsh policy on one warm 10 MB Analysis.
+func BenchmarkDecidePolicies(b *testing.B) {
+	e, _ := LookupEstimator(EstimatorMeter)
+	a, err := Analyse(Result{Content: []Block{textBlock(benchText(10 << 20))}}, e, "", AnalyseOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, p := range []string{"dsh-tokens", "dsh-bytes", "dsh-pruner"} {
+		b.Run(p, func(b *testing.B) {
+			pol := mustPolicy(b, p)
+			s, err := pol.Info().Resolve(nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			a.Run(pol, s)
+			b.ReportAllocs()
+			for b.Loop() {
+				if o := a.Run(pol, s); o.Status != StatusReplaced {
+					b.Fatal(o.Status)
+				}
+			}
+		})
+	}
+}

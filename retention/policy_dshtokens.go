@@ -1,0 +1,254 @@
+package retention
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// dsh's token-era spill policy (@deepseek-ai/dsh-spill-policy 0.1.7+, config
+// maxInlineTokens, shipped 12,500), as knyazev741/deepseek-harness @ 8173fb8d
+// implements it in packages/spill/spill-policy/src/{index,retention,notice}.ts
+// (spec/policies/dsh.md, "Token era"): text and whole images share one
+// budget, images stay at their positions, the gap joins the tail's text, and
+// the notice counts omitted images.
+
+// DshGap is the token era's gap block between head and tail.
+const DshGap = "\n\n[...]\n\n"
+
+// DshTokensDefault is the shipped maxInlineTokens.
+const DshTokensDefault = 12500
+
+type dshTokens struct{}
+
+func init() { RegisterPolicy(dshTokens{}) }
+
+func (dshTokens) Info() PolicyInfo {
+	return PolicyInfo{
+		Name: "dsh-tokens", Harness: "dsh", Version: "0.1.7+",
+		Summary:   "text and whole images share a token budget; head and tail around a [...] gap; the complete result (images as readable paths) in a spill file the notice names",
+		Source:    "knyazev741/deepseek-harness @ 8173fb8d: packages/spill/spill-policy/src/{index,retention,notice}.ts",
+		Estimator: EstimatorMeter, Budget: "maxInlineTokens", Unit: "tokens",
+		Params: []Param{{
+			Name: "maxInlineTokens", Kind: ParamInt, Unit: "tokens", Default: strconv.Itoa(DshTokensDefault),
+			Min: 0, Max: MaxBudget, Off: true,
+			Doc: "estimated token cap for retained text, images, image handle texts and notices; off disables retention",
+		}},
+		Recoverable: RecoverFile,
+	}
+}
+
+func (dshTokens) Decide(a *Analysis, s Settings) Outcome {
+	b, on := s.Budget()
+	if !on {
+		return a.keep(StatusDisabled, nil)
+	}
+	bp := &b
+	B := int(b)
+	if msg, ok := a.passThrough(); ok {
+		return a.keep(StatusPassThrough, bp, msg)
+	}
+	if len(a.unsupported) > 0 {
+		return a.keep(StatusUnsupported, bp, a.unsupported...)
+	}
+	// Pricing comes before the cap check: an image the route cannot price
+	// keeps the result whole even when it is small.
+	if len(a.unpriced) > 0 {
+		return a.keep(StatusPreserved, bp, a.unpriced...)
+	}
+	if orig, exact := a.original(B); exact && orig.Total <= B {
+		return a.keep(StatusWithinBudget, bp)
+	}
+	if len(a.unreadable) > 0 {
+		return a.keep(StatusPreserved, bp, a.unreadable...)
+	}
+	est := a.est
+	ref := a.call.Spill.withDefaults()
+	worst := FormatSpillNotice(ExactOmission(a.textBytes), ref, a.images)
+	if c := est.Count(worst); c > B {
+		return a.keep(StatusPreserved, bp, fmt.Sprintf("notice exceeds budget: the notice at its longest costs %d tokens on %s, the budget is %d", c, est.Name(), B))
+	}
+	reserved := est.Count(DshGap) + est.Count(noticeSep+worst)
+	items := a.items()
+	orig, exact := a.original(B)
+	var o Outcome
+	// dsh prices the parts apart and merges adjacent text after; on its
+	// meter merging never costs more. A tokenizer may count joined text a
+	// token or two above its parts, so then the cut is redone with the
+	// overshoot taken off the content budget.
+	for slack, try := 0, 0; ; try++ {
+		o = a.dshTokensCut(items, max(0, B-reserved-slack), ref)
+		if o.Tokens.Total <= B {
+			break
+		}
+		if try == 3 {
+			return a.keep(StatusPreserved, bp, fmt.Sprintf("the replacement would cost %d tokens on %s, over the budget %d; original kept", o.Tokens.Total, est.Name(), B))
+		}
+		slack += o.Tokens.Total - B
+	}
+	o.Budget = bp
+	o.OriginalTokens, o.OriginalTokensExact = orig.Total, exact
+	return o
+}
+
+// dshTokensCut is steps 9 to 12 of dsh's bound(): retain, write the footer,
+// and join head, gap, tail and footer, merging adjacent text.
+func (a *Analysis) dshTokensCut(items []retainItem, budget int, ref SpillRef) Outcome {
+	r := retainContent(items, budget)
+	footer := FormatSpillNotice(ExactOmission(r.omittedBytes), ref, r.omittedImages)
+	var c contentBuilder
+	if len(r.head)+len(r.tail) == 0 {
+		c.text(SpanNotice, -1, 0, footer)
+	} else {
+		a.addPieces(&c, r.head)
+		c.text(SpanMarker, -1, 0, DshGap)
+		a.addPieces(&c, r.tail)
+		c.text(SpanNotice, -1, 0, noticeSep+footer)
+	}
+	o := Outcome{
+		Status: StatusReplaced, Content: c.blocks, Spans: c.spans, Notice: footer,
+		OmittedBytes: r.omittedBytes, OmittedImages: r.omittedImages,
+		Recovery:     Recovery{Kind: RecoverFile, Locator: ref.Locator},
+		CompleteFile: a.dshComplete(),
+		Diagnostics:  append([]string{}, a.notes...),
+		HeadEnd:      &r.headEnd, TailStart: &r.tailStart,
+		Route: a.route.Name, Estimator: a.est.Name(),
+	}
+	if len(r.head)+len(r.tail) == 0 {
+		o.Status = StatusNoticeOnly
+	}
+	o.Tokens = a.priceBuilt(c, a.est.Count(c.lastText()))
+	return o
+}
+
+// items is the content as retention sees it (text and images only).
+func (a *Analysis) items() []retainItem {
+	out := make([]retainItem, 0, len(a.blocks))
+	empty := a.est.Count("")
+	for i, bi := range a.blocks {
+		switch bi.kind {
+		case TypeText:
+			out = append(out, retainItem{block: i, text: bi.cost, size: len(bi.text), empty: empty})
+		case TypeImage:
+			out = append(out, retainItem{block: i, image: true, cost: bi.price.Total()})
+		}
+	}
+	return out
+}
+
+func (a *Analysis) addPieces(c *contentBuilder, ps []piece) {
+	for _, p := range ps {
+		if p.image {
+			c.image(p.block, a.imageBlock(p.block))
+			continue
+		}
+		c.text(SpanKept, p.block, int64(p.start), a.blocks[p.block].text[p.start:p.end])
+	}
+}
+
+// priceBuilt prices built content: each text block on the estimator, each
+// image at its price; noticeTokens is what the notice part is reported as.
+func (a *Analysis) priceBuilt(c contentBuilder, noticeTokens int) Tokens {
+	t := Tokens{Estimator: a.est.Name()}
+	for i, b := range c.blocks {
+		switch {
+		case b.Type == TypeImage:
+			t.Images += a.blocks[c.src[i]].price.Total()
+		case b.Type == TypeText:
+			t.Total += a.est.Count(b.Text)
+		default:
+			n, _ := a.est.Structural(b.Raw)
+			t.Total += n
+		}
+	}
+	t.Total += t.Images
+	t.Notice = min(noticeTokens, t.Total-t.Images)
+	t.Text = t.Total - t.Images - t.Notice
+	return t
+}
+
+// dshComplete is the token era's complete result file: every text block as
+// it is and, at each image's position, a line naming its readable path.
+func (a *Analysis) dshComplete() string {
+	if a.complete != nil {
+		return *a.complete
+	}
+	var sb strings.Builder
+	sb.Grow(int(a.textBytes) + 160*a.images)
+	for _, bi := range a.blocks {
+		switch bi.kind {
+		case TypeText:
+			sb.WriteString(bi.text)
+		case TypeImage:
+			sb.WriteString(DshImageLine(bi.path, bi.img.MediaType, bi.img.Width, bi.img.Height))
+		}
+	}
+	complete := sb.String()
+	a.complete = &complete
+	return complete
+}
+
+// DshImageLine is the line that stands for an image in the token era's
+// complete result file, newlines included.
+func DshImageLine(path, mediaType string, width, height int) string {
+	return "\n[Image: " + jsString(path) + "; " + mediaType + "; " + strconv.Itoa(width) + "x" + strconv.Itoa(height) + ". Use read_image to view it.]\n"
+}
+
+// contentBuilder assembles model-facing content, merging adjacent text into
+// one block as dsh does ("adjacent text has one framing cost") and keeping a
+// span for every part.
+type contentBuilder struct {
+	blocks []Block
+	spans  []Span
+	src    map[int]int // content image block -> original block
+	open   bool        // the last block is text that may grow
+}
+
+func (c *contentBuilder) text(kind string, block int, start int64, s string) {
+	if !c.open {
+		c.blocks = append(c.blocks, Block{Type: TypeText})
+		c.open = true
+	}
+	out := len(c.blocks) - 1
+	at := int64(len(c.blocks[out].Text))
+	c.blocks[out].Text += s
+	sp := Span{Kind: kind, Out: out, OutStart: at, OutEnd: at + int64(len(s)), Block: block}
+	if block >= 0 {
+		sp.Start, sp.End = start, start+int64(len(s))
+	}
+	c.spans = append(c.spans, sp)
+}
+
+// other adds a block of another type as it is.
+func (c *contentBuilder) other(block int, b Block) {
+	c.blocks = append(c.blocks, b)
+	c.open = false
+	c.spans = append(c.spans, Span{Kind: SpanKept, Out: len(c.blocks) - 1, Block: block})
+}
+
+// end closes the current text block: the next text starts a new one.
+func (c *contentBuilder) end() { c.open = false }
+
+func (c *contentBuilder) image(block int, b Block) {
+	if c.src == nil {
+		c.src = map[int]int{}
+	}
+	c.blocks = append(c.blocks, b)
+	c.open = false
+	out := len(c.blocks) - 1
+	c.src[out] = block
+	c.spans = append(c.spans, Span{Kind: SpanKept, Out: out, Block: block})
+}
+
+// lastText is the text of the last block ("" if it is an image).
+func (c *contentBuilder) lastText() string {
+	if n := len(c.blocks); n > 0 && c.blocks[n-1].Type == TypeText {
+		// The notice closes the last block; price it as dsh reserved it.
+		for i := len(c.spans) - 1; i >= 0; i-- {
+			if sp := c.spans[i]; sp.Kind == SpanNotice {
+				return c.blocks[sp.Out].Text[sp.OutStart:sp.OutEnd]
+			}
+		}
+	}
+	return ""
+}
