@@ -378,7 +378,10 @@ func ReadResultAt(path string, loc Locator, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	size := fst.Size()
+	return readResultAt(f, fst.Size(), path, loc, opts)
+}
+
+func readResultAt(f io.ReaderAt, size int64, path string, loc Locator, opts Options) (*Result, error) {
 	z := isZstd(f)
 	if z != loc.Zstd || loc.Offset >= size {
 		return nil, fmt.Errorf("%s: %w: %s", path, ErrLocator, loc)
