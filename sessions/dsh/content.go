@@ -1,7 +1,6 @@
 package dsh
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -11,52 +10,107 @@ import (
 // toolResultData is tool/result's data in every format: v0–v3 wrap the
 // blocks in one {type:"tool-result", toolCallId, content, isError} block of
 // a role "user" message; v4 has a role "tool" message with toolCallId,
-// content and isError of its own.
+// content and isError of its own. Content, Error and Meta point into the
+// line.
 type toolResultData struct {
-	Turn    int `json:"turn"`
-	Step    int `json:"step"`
-	Message struct {
-		ID     string `json:"id"`
-		Role   string `json:"role"`
-		Source struct {
-			Kind   string `json:"kind"`
-			CallID string `json:"callId"`
-		} `json:"source"`
-		ToolCallID string            `json:"toolCallId"`
-		Content    []json.RawMessage `json:"content"`
-		IsError    bool              `json:"isError"`
-	} `json:"message"`
-	Error *ToolError      `json:"error"`
-	Meta  json.RawMessage `json:"meta"`
+	Turn, Step int
+	ID, Role   string
+	SourceCall string
+	ToolCallID string
+	Content    []byte
+	IsError    bool
+	Error      []byte
+	Meta       []byte
 }
 
-type wrapper struct {
-	Type       string            `json:"type"`
-	ToolCallID string            `json:"toolCallId"`
-	Content    []json.RawMessage `json:"content"`
-	IsError    bool              `json:"isError"`
+func parseToolResult(data []byte) (toolResultData, bool) {
+	var d toolResultData
+	var message []byte
+	good := fields(data, func(k, v []byte) bool {
+		switch {
+		case string(k) == "turn":
+			n, _ := jint(v)
+			d.Turn = int(n)
+		case string(k) == "step":
+			n, _ := jint(v)
+			d.Step = int(n)
+		case string(k) == "message":
+			message = v
+		case string(k) == "error":
+			d.Error = v
+		case string(k) == "meta":
+			d.Meta = v
+		}
+		return true
+	})
+	if !good || message == nil {
+		return d, false
+	}
+	good = fields(message, func(k, v []byte) bool {
+		switch {
+		case string(k) == "id":
+			d.ID, _ = jstr(v)
+		case string(k) == "role":
+			d.Role, _ = jstr(v)
+		case string(k) == "source":
+			if c, ok := field(v, "callId"); ok {
+				d.SourceCall, _ = jstr(c)
+			}
+		case string(k) == "toolCallId":
+			d.ToolCallID, _ = jstr(v)
+		case string(k) == "content":
+			d.Content = v
+		case string(k) == "isError":
+			d.IsError = jtrue(v)
+		}
+		return true
+	})
+	return d, good && d.Content != nil && d.Content[0] == '['
 }
 
 // unwrap finds the call id, content blocks and error flag in either shape.
-func (d *toolResultData) unwrap() (call string, blocks []json.RawMessage, isError bool, err error) {
-	m := &d.Message
-	call = m.Source.CallID
-	if m.Role != "tool" && len(m.Content) > 0 && bytes.Contains(m.Content[0], []byte(`"tool-result"`)) {
-		var w wrapper
-		if e := json.Unmarshal(m.Content[0], &w); e == nil && w.Type == "tool-result" {
-			if call == "" {
-				call = w.ToolCallID
+func (d *toolResultData) unwrap() (call string, blocks []byte, isError bool, err error) {
+	call = d.SourceCall
+	if d.Role != "tool" {
+		var first []byte
+		n := 0
+		items(d.Content, func(v []byte) bool {
+			if n == 0 {
+				first = v
 			}
-			if len(m.Content) > 1 {
-				err = fmt.Errorf("%d blocks beside the tool-result wrapper were ignored", len(m.Content)-1)
+			n++
+			return true
+		})
+		if t, _ := field(first, "type"); string(t) == `"tool-result"` {
+			var wcall string
+			var inner []byte
+			var werr bool
+			fields(first, func(k, v []byte) bool {
+				switch {
+				case string(k) == "toolCallId":
+					wcall, _ = jstr(v)
+				case string(k) == "content":
+					inner = v
+				case string(k) == "isError":
+					werr = jtrue(v)
+				}
+				return true
+			})
+			if inner != nil && inner[0] == '[' {
+				if call == "" {
+					call = wcall
+				}
+				if n > 1 {
+					err = fmt.Errorf("%d blocks beside the tool-result wrapper were ignored", n-1)
+				}
+				return call, inner, werr, err
 			}
-			return call, w.Content, w.IsError, err
 		}
 	}
 	if call == "" {
-		call = m.ToolCallID
+		call = d.ToolCallID
 	}
-	return call, m.Content, m.IsError, nil
+	return call, d.Content, d.IsError, nil
 }
 
 type dshImage struct {
@@ -83,12 +137,35 @@ type blockProblem struct {
 // file block names an attachment: it gets the Path of the attachment's
 // bytes under home (never opened here) and, for images, its facts as
 // logged. Other blocks keep their JSON so unknown kinds pass through.
-func convertBlocks(raws []json.RawMessage, home string) ([]retention.Block, []Image, []blockProblem) {
-	blocks := make([]retention.Block, 0, len(raws))
+func convertBlocks(content []byte, home string) ([]retention.Block, []Image, []blockProblem) {
+	blocks := make([]retention.Block, 0, 2)
 	var images []Image
 	var problems []blockProblem
-	for i, raw := range raws {
-		if bytes.Contains(raw, []byte(`"attachment"`)) {
+	i := -1
+	items(content, func(raw []byte) bool {
+		i++
+		var typ, txt []byte
+		hasAttachment := false
+		fields(raw, func(k, v []byte) bool {
+			switch {
+			case string(k) == "type":
+				typ = v
+			case string(k) == "text":
+				txt = v
+			case string(k) == "attachment":
+				hasAttachment = true
+			}
+			return true
+		})
+		if string(typ) == `"text"` && !hasAttachment {
+			if s, ok := jstr(txt); ok {
+				// A text block's JSON is not kept: it says nothing its
+				// Text does not, and it would double the memory.
+				blocks = append(blocks, retention.Block{Type: retention.TypeText, Text: s})
+				return true
+			}
+		}
+		if hasAttachment {
 			var im dshImage
 			if err := json.Unmarshal(raw, &im); err == nil && im.Attachment != nil && (im.Type == "image" || im.Type == "file") {
 				a := im.Attachment
@@ -104,7 +181,7 @@ func convertBlocks(raws []json.RawMessage, home string) ([]retention.Block, []Im
 					images = append(images, Image{Block: i, AttachmentID: a.AttachmentID, MediaType: a.MediaType,
 						Bytes: a.Bytes, Width: a.Width, Height: a.Height, Name: a.Name, Path: p})
 				}
-				continue
+				return true
 			}
 		}
 		b, err := retention.ParseBlock(raw)
@@ -118,7 +195,8 @@ func convertBlocks(raws []json.RawMessage, home string) ([]retention.Block, []Im
 			images = append(images, Image{Block: i, MediaType: b.MimeType})
 		}
 		blocks = append(blocks, b)
-	}
+		return true
+	})
 	return blocks, images, problems
 }
 

@@ -3,6 +3,7 @@ package dsh
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -11,34 +12,65 @@ func (r *reader) dispatch(ev *envelope, seq int64) error {
 	at := r.eventTime(ev)
 	switch ev.Type {
 	case "assistant/chunk":
-		var d struct {
-			Turn  int `json:"turn"`
-			Step  int `json:"step"`
-			Chunk struct {
-				Type  string      `json:"type"`
-				Usage *TokenUsage `json:"usage"`
-			} `json:"chunk"`
+		var turn, step int64
+		var chunk []byte
+		good := fields(ev.Data, func(k, v []byte) bool {
+			switch {
+			case string(k) == "turn":
+				turn, _ = jint(v)
+			case string(k) == "step":
+				step, _ = jint(v)
+			case string(k) == "chunk":
+				chunk = v
+			}
+			return true
+		})
+		if !good || chunk == nil {
+			return r.bad(ev, seq, errShape)
 		}
-		if err := json.Unmarshal(ev.Data, &d); err != nil {
-			return r.bad(ev, seq, err)
+		var typ string
+		var u *TokenUsage
+		fields(chunk, func(k, v []byte) bool {
+			switch {
+			case string(k) == "type":
+				if string(v) == `"usage"` || string(v) == `"finish"` {
+					typ, _ = jstr(v)
+				}
+			case string(k) == "usage":
+				u = new(TokenUsage)
+				if json.Unmarshal(v, u) != nil {
+					u = nil
+				}
+			}
+			return true
+		})
+		if typ != "usage" {
+			u = nil
 		}
-		return r.chunk(d.Turn, d.Step, d.Chunk.Type, d.Chunk.Usage, at, seq)
+		return r.chunk(int(turn), int(step), typ, u, at, seq)
 	case "assistant/message":
 		if _, err := r.surface(ev, seq, ""); err != nil {
 			return err
 		}
 		return r.assistantMessage(ev, seq, at)
 	case "assistant/attempt":
-		var d struct {
-			Turn   int          `json:"turn"`
-			Step   int          `json:"step"`
-			Stream []streamItem `json:"stream"`
+		var turn, step int64
+		var stream []byte
+		if !fields(ev.Data, func(k, v []byte) bool {
+			switch {
+			case string(k) == "turn":
+				turn, _ = jint(v)
+			case string(k) == "step":
+				step, _ = jint(v)
+			case string(k) == "stream":
+				stream = v
+			}
+			return true
+		}) {
+			return r.bad(ev, seq, errShape)
 		}
-		if err := json.Unmarshal(ev.Data, &d); err != nil {
-			return r.bad(ev, seq, err)
-		}
-		if u, t := streamUsage(d.Stream); u != nil {
-			return r.usage(Usage{Turn: d.Turn, Step: d.Step, Kind: UsageAttempt, Failed: true, Tokens: *u,
+		if u, t := streamUsage(stream); u != nil {
+			return r.usage(Usage{Turn: int(turn), Step: int(step), Kind: UsageAttempt, Failed: true, Tokens: *u,
 				At: orTime(t, at), Seq: seq, Line: r.line, Provider: r.st.Session.Provider,
 				Model: r.st.Session.Model, ContextWindow: r.st.Session.ContextWindow})
 		}
@@ -64,19 +96,24 @@ func (r *reader) dispatch(ev *envelope, seq int64) error {
 		_, err := r.surface(ev, seq, "")
 		return err
 	case "request/header":
-		var d struct {
-			Header struct {
-				Config struct {
-					Provider string `json:"provider"`
-					Model    string `json:"model"`
-				} `json:"config"`
-			} `json:"header"`
+		// The header also holds the system prompt and tool schemas; only
+		// the route is wanted.
+		h, _ := field(ev.Data, "header")
+		c, _ := field(h, "config")
+		var provider, model string
+		if !fields(c, func(k, v []byte) bool {
+			switch {
+			case string(k) == "provider":
+				provider, _ = jstr(v)
+			case string(k) == "model":
+				model, _ = jstr(v)
+			}
+			return true
+		}) {
+			return r.bad(ev, seq, errShape)
 		}
-		if err := json.Unmarshal(ev.Data, &d); err != nil {
-			return r.bad(ev, seq, err)
-		}
-		if c := d.Header.Config; c.Provider != "" || c.Model != "" {
-			r.st.Session.Provider, r.st.Session.Model = c.Provider, c.Model
+		if provider != "" || model != "" {
+			r.st.Session.Provider, r.st.Session.Model = provider, model
 		}
 		return nil
 	case "request/context":
@@ -138,6 +175,8 @@ func (r *reader) dispatch(ev *envelope, seq int64) error {
 	}
 	return nil
 }
+
+var errShape = errors.New("not the expected object")
 
 func (r *reader) bad(ev *envelope, seq int64, err error) error {
 	return r.eventDiag(CodeBadEvent, seq, map[string]string{"type": ev.Type, "error": err.Error()},
@@ -201,83 +240,122 @@ func (a *attempt) record(kind string, failed bool) Usage {
 		Seq: a.Seq, Line: a.Line, Provider: a.Provider, Model: a.Model, ContextWindow: a.Window}
 }
 
-type streamItem struct {
-	Type  string          `json:"type"`
-	Time  int64           `json:"time"`
-	Chunk json.RawMessage `json:"chunk"`
-}
-
-// streamUsage is the last usage chunk of a v2+ compact stream.
-func streamUsage(items []streamItem) (*TokenUsage, int64) {
-	for i := len(items) - 1; i >= 0; i-- {
-		it := items[i]
-		if it.Type != "chunk" || !bytes.Contains(it.Chunk, []byte(`"usage"`)) {
-			continue
+// streamUsage is the last usage chunk of a v2+ compact stream: packed
+// records and {type:"chunk", time, chunk} records.
+func streamUsage(stream []byte) (*TokenUsage, int64) {
+	var u *TokenUsage
+	var at int64
+	items(stream, func(it []byte) bool {
+		if !bytes.Contains(it, []byte(`"usage"`)) {
+			return true
+		}
+		var typ, chunk []byte
+		var t int64
+		fields(it, func(k, v []byte) bool {
+			switch {
+			case string(k) == "type":
+				typ = v
+			case string(k) == "time":
+				t, _ = jint(v)
+			case string(k) == "chunk":
+				chunk = v
+			}
+			return true
+		})
+		if string(typ) != `"chunk"` {
+			return true
 		}
 		var c struct {
 			Type  string      `json:"type"`
 			Usage *TokenUsage `json:"usage"`
 		}
-		if json.Unmarshal(it.Chunk, &c) == nil && c.Type == "usage" && c.Usage != nil {
-			return c.Usage, it.Time
+		if json.Unmarshal(chunk, &c) == nil && c.Type == "usage" && c.Usage != nil {
+			u, at = c.Usage, t
 		}
-	}
-	return nil, 0
+		return true
+	})
+	return u, at
 }
 
 func (r *reader) assistantMessage(ev *envelope, seq, at int64) error {
-	var d struct {
-		Turn    int `json:"turn"`
-		Step    int `json:"step"`
-		Message struct {
-			Source struct {
-				Provider string `json:"provider"`
-				Model    string `json:"model"`
-			} `json:"source"`
-			Content []json.RawMessage `json:"content"`
-		} `json:"message"`
-		Usage  *TokenUsage  `json:"usage"`
-		Stream []streamItem `json:"stream"`
+	var turn, step int64
+	var message, usage, stream []byte
+	if !fields(ev.Data, func(k, v []byte) bool {
+		switch {
+		case string(k) == "turn":
+			turn, _ = jint(v)
+		case string(k) == "step":
+			step, _ = jint(v)
+		case string(k) == "message":
+			message = v
+		case string(k) == "usage":
+			usage = v
+		case string(k) == "stream":
+			stream = v
+		}
+		return true
+	}) {
+		return r.bad(ev, seq, errShape)
 	}
-	if err := json.Unmarshal(ev.Data, &d); err != nil {
-		return r.bad(ev, seq, err)
-	}
+	st := r.st
+	var provider, model string
+	var content []byte
+	fields(message, func(k, v []byte) bool {
+		switch {
+		case string(k) == "source":
+			fields(v, func(k, v []byte) bool {
+				switch {
+				case string(k) == "provider":
+					provider, _ = jstr(v)
+				case string(k) == "model":
+					model, _ = jstr(v)
+				}
+				return true
+			})
+		case string(k) == "content":
+			content = v
+		}
+		return true
+	})
 	// A call whose tool/call event is missing (a repaired crash) still
 	// gets its tool's name from the message that advertised it.
-	for _, raw := range d.Message.Content {
-		if !bytes.Contains(raw, []byte(`"tool-call"`)) {
-			continue
+	items(content, func(raw []byte) bool {
+		if t, _ := field(raw, "type"); string(t) != `"tool-call"` {
+			return true
 		}
 		var b struct {
-			Type      string `json:"type"`
 			ID        string `json:"id"`
 			Name      string `json:"name"`
 			Arguments string `json:"arguments"`
 		}
-		if json.Unmarshal(raw, &b) == nil && b.Type == "tool-call" && b.ID != "" {
-			if _, ok := r.st.Calls[b.ID]; !ok {
-				r.st.Calls[b.ID] = callInfo{Name: b.Name, Args: b.Arguments, Seq: -1}
+		if json.Unmarshal(raw, &b) == nil && b.ID != "" {
+			if _, ok := st.Calls[b.ID]; !ok {
+				st.Calls[b.ID] = callInfo{Name: b.Name, Args: b.Arguments, Seq: -1}
 			}
 		}
-	}
-	st := r.st
-	provider, model := d.Message.Source.Provider, d.Message.Source.Model
+		return true
+	})
 	if provider == "" && model == "" {
 		provider, model = st.Session.Provider, st.Session.Model
 	}
-	rec := Usage{Turn: d.Turn, Step: d.Step, Kind: UsageMessage, At: at, Seq: seq, Line: r.line,
+	rec := Usage{Turn: int(turn), Step: int(step), Kind: UsageMessage, At: at, Seq: seq, Line: r.line,
 		Provider: provider, Model: model, ContextWindow: st.Session.ContextWindow}
-	u := d.Usage
-	if u == nil {
+	var u *TokenUsage
+	if !isNull(usage) {
+		u = new(TokenUsage)
+		if err := json.Unmarshal(usage, u); err != nil {
+			return r.bad(ev, seq, err)
+		}
+	} else {
 		var t int64
-		if u, t = streamUsage(d.Stream); u != nil {
+		if u, t = streamUsage(stream); u != nil {
 			rec.At = orTime(t, at)
 		}
 	}
 	// The attempt this message ends: its chunk sample is replaced.
 	var sample *attempt
 	if a := st.Attempt; a != nil {
-		if a.Turn == d.Turn && a.Step == d.Step {
+		if a.Turn == rec.Turn && a.Step == rec.Step {
 			sample = a
 			st.Attempt = nil
 		} else if err := r.closeAttempt(); err != nil {
@@ -396,12 +474,23 @@ func (r *reader) replace(rep *Replacement) error {
 
 func (r *reader) toolResult(ev *envelope, seq, at int64) error {
 	st := r.st
-	var d toolResultData
-	if err := json.Unmarshal(ev.Data, &d); err != nil {
+	d, ok := parseToolResult(ev.Data)
+	if !ok {
 		if _, serr := r.surface(ev, seq, ""); serr != nil {
 			return serr
 		}
-		return r.bad(ev, seq, err)
+		return r.bad(ev, seq, errShape)
+	}
+	var toolErr *ToolError
+	if !isNull(d.Error) {
+		toolErr = new(ToolError)
+		if json.Unmarshal(d.Error, toolErr) != nil {
+			toolErr = &ToolError{Name: "invalid"}
+		}
+	}
+	var meta json.RawMessage
+	if !isNull(d.Meta) {
+		meta = append(json.RawMessage(nil), d.Meta...)
 	}
 	call, raws, isError, werr := d.unwrap()
 	if werr != nil {
@@ -434,8 +523,8 @@ func (r *reader) toolResult(ev *envelope, seq, at int64) error {
 		st.Seen[call] = tool
 		delete(st.Calls, call)
 		res := &Result{CallID: call, Tool: tool, Arguments: ci.Args, Turn: d.Turn, Step: d.Step,
-			MessageID: d.Message.ID, Seq: seq, CallSeq: -1, Sources: expandSeqs(ev.SourceEventSeqs),
-			At: at, Line: r.line, Locator: loc, IsError: isError, Error: d.Error, Meta: d.Meta,
+			MessageID: d.ID, Seq: seq, CallSeq: -1, Sources: expandSeqs(ev.SourceEventSeqs),
+			At: at, Line: r.line, Locator: loc, IsError: isError, Error: toolErr, Meta: meta,
 			Blocks: blocks, Images: images, Notice: findNotice(blocks, st.Session.ID, tool)}
 		if hasCall {
 			res.CallSeq = ci.Seq
@@ -461,21 +550,31 @@ func (r *reader) toolResult(ev *envelope, seq, at int64) error {
 // dispatchCopy counts the log copy of a run_code sub-call's result.
 func (r *reader) dispatchCopy(ev *envelope, seq, at int64) error {
 	var d struct {
-		RootCallID   string            `json:"rootCallId"`
-		ParentCallID string            `json:"parentCallId"`
-		SubCallID    string            `json:"subCallId"`
-		Name         string            `json:"name"`
-		Arguments    json.RawMessage   `json:"arguments"`
-		IsError      bool              `json:"isError"`
-		Content      []json.RawMessage `json:"content"`
+		RootCallID, ParentCallID, SubCallID, Name string
+		Arguments, Content                        []byte
+		IsError                                   bool
 	}
-	if err := json.Unmarshal(ev.Data, &d); err != nil {
-		return r.bad(ev, seq, err)
+	if !fields(ev.Data, func(k, v []byte) bool {
+		switch {
+		case string(k) == "rootCallId":
+			d.RootCallID, _ = jstr(v)
+		case string(k) == "parentCallId":
+			d.ParentCallID, _ = jstr(v)
+		case string(k) == "subCallId":
+			d.SubCallID, _ = jstr(v)
+		case string(k) == "name":
+			d.Name, _ = jstr(v)
+		case string(k) == "arguments":
+			d.Arguments = v
+		case string(k) == "content":
+			d.Content = v
+		case string(k) == "isError":
+			d.IsError = jtrue(v)
+		}
+		return true
+	}) {
+		return r.bad(ev, seq, errShape)
 	}
-	if d.SubCallID == "" || r.st.Dispatched[d.SubCallID] {
-		return nil
-	}
-	r.st.Dispatched[d.SubCallID] = true
 	blocks, images, problems := convertBlocks(d.Content, r.home)
 	for _, p := range problems {
 		if err := r.eventDiag(p.code, seq, map[string]string{"block": fmt.Sprint(p.index)}, "%s on line %d: %s", ev.Type, r.line, p.msg); err != nil {

@@ -17,6 +17,7 @@ var knownTypes = map[string]bool{}
 
 func init() {
 	for _, t := range []string{
+		"session", "text-chunks", "reasoning-chunks", "tool-call-chunks",
 		// surface events
 		"user/message", "assistant/message", "tool/result", "system/message", "developer/message",
 		// v0 inventory
@@ -37,6 +38,10 @@ func init() {
 		"workspace/changes",
 	} {
 		knownTypes[t] = true
+		canonical[t] = t
+	}
+	for _, t := range []string{"session", "text-chunks", "reasoning-chunks", "tool-call-chunks"} {
+		delete(knownTypes, t)
 	}
 }
 
@@ -49,16 +54,70 @@ var surfaceTypes = map[string]bool{
 	"system/message": true, "developer/message": true,
 }
 
+// envelope is one event row. Data, SurfaceOp and SourceEventSeqs point
+// into the line being read and are valid only while it is handled.
 type envelope struct {
-	Type            string          `json:"type"`
-	Seq             *int64          `json:"seq"`
-	Seq0            *int64          `json:"seq0"`
-	Time            *int64          `json:"time"`
-	Time0           *int64          `json:"time0"`
-	Data            json.RawMessage `json:"data"`
-	Ignorable       bool            `json:"ignorable"`
-	SurfaceOp       json.RawMessage `json:"surfaceOp"`
-	SourceEventSeqs json.RawMessage `json:"sourceEventSeqs"`
+	Type            string
+	Seq, Seq0       int64
+	Time, Time0     int64
+	HasSeq, HasSeq0 bool
+	HasTime         bool
+	HasTime0        bool
+	Data            []byte
+	Ignorable       bool
+	SurfaceOp       []byte
+	SourceEventSeqs []byte
+}
+
+// canonical holds one copy of each known type name, so reading a type
+// does not allocate.
+var canonical = map[string]string{}
+
+// parseEnvelope reads an event row's members in one pass.
+func parseEnvelope(line []byte, ev *envelope) bool {
+	*ev = envelope{}
+	good := true
+	num := func(v []byte, n *int64, has *bool) {
+		x, ok := jint(v)
+		if !ok {
+			good = false
+		}
+		*n, *has = x, ok
+	}
+	ok := fields(line, func(k, v []byte) bool {
+		switch {
+		case string(k) == "type":
+			if len(v) >= 2 && v[0] == '"' {
+				if c, known := canonical[string(v[1:len(v)-1])]; known {
+					ev.Type = c
+					break
+				}
+			}
+			if t, isStr := jstr(v); isStr {
+				ev.Type = t
+			} else {
+				good = false
+			}
+		case string(k) == "data":
+			ev.Data = v
+		case string(k) == "seq":
+			num(v, &ev.Seq, &ev.HasSeq)
+		case string(k) == "time":
+			num(v, &ev.Time, &ev.HasTime)
+		case string(k) == "surfaceOp":
+			ev.SurfaceOp = v
+		case string(k) == "sourceEventSeqs":
+			ev.SourceEventSeqs = v
+		case string(k) == "ignorable":
+			ev.Ignorable = jtrue(v)
+		case string(k) == "seq0":
+			num(v, &ev.Seq0, &ev.HasSeq0)
+		case string(k) == "time0":
+			num(v, &ev.Time0, &ev.HasTime0)
+		}
+		return true
+	})
+	return ok && good && ev.Type != ""
 }
 
 type headerLine struct {
@@ -234,9 +293,9 @@ func (r *reader) handleLine(line []byte, at pos, n int64) error {
 		return nil
 	}
 	var ev envelope
-	if err := json.Unmarshal(line, &ev); err != nil {
-		return r.eventDiag(CodeBadJSON, -1, map[string]string{"error": err.Error()},
-			"line %d is not a JSON event: %v", n, err)
+	if !parseEnvelope(line, &ev) {
+		return r.eventDiag(CodeBadJSON, -1, nil,
+			"line %d is not a JSON event object with a string type and integer seq and time", n)
 	}
 	return r.event(&ev)
 }
@@ -244,10 +303,10 @@ func (r *reader) handleLine(line []byte, at pos, n int64) error {
 func (r *reader) event(ev *envelope) error {
 	st := r.st
 	count := int64(1)
-	explicit := ev.Seq
+	explicit, hasExplicit := ev.Seq, ev.HasSeq
 	var packed *packedRow
 	if packedTypes[ev.Type] {
-		explicit = ev.Seq0
+		explicit, hasExplicit = ev.Seq0, ev.HasSeq0
 		var p packedRow
 		if err := json.Unmarshal(ev.Data, &p); err != nil || len(p.Texts)+len(p.Args) == 0 {
 			if err := r.eventDiag(CodeBadEvent, st.NextSeq, map[string]string{"type": ev.Type},
@@ -260,15 +319,15 @@ func (r *reader) event(ev *envelope) error {
 		}
 	}
 	seq := st.NextSeq
-	if explicit != nil {
-		if *explicit != st.NextSeq {
-			if err := r.eventDiag(CodeSeqGap, *explicit,
-				map[string]string{"expected": fmt.Sprint(st.NextSeq), "got": fmt.Sprint(*explicit)},
-				"line %d has seq %d where %d was expected", r.line, *explicit, st.NextSeq); err != nil {
+	if hasExplicit {
+		if explicit != st.NextSeq {
+			if err := r.eventDiag(CodeSeqGap, explicit,
+				map[string]string{"expected": fmt.Sprint(st.NextSeq), "got": fmt.Sprint(explicit)},
+				"line %d has seq %d where %d was expected", r.line, explicit, st.NextSeq); err != nil {
 				return err
 			}
 		}
-		seq = *explicit
+		seq = explicit
 	}
 	st.NextSeq = seq + count
 	r.stats.Events += count
@@ -313,13 +372,10 @@ func (r *reader) event(ev *envelope) error {
 }
 
 func (r *reader) eventTime(ev *envelope) int64 {
-	if ev.Time != nil {
-		return *ev.Time
+	if ev.HasTime {
+		return ev.Time
 	}
-	if ev.Time0 != nil {
-		return *ev.Time0
-	}
-	return 0
+	return ev.Time0
 }
 
 // finishPass reports the unknown types met in this pass, one diagnostic

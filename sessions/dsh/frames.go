@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -25,7 +26,7 @@ const (
 	// maxWindow bounds what a hostile frame header can make the decoder
 	// allocate; dsh writes at the default level, far below it.
 	maxWindow = 64 << 20
-	// frameBuffer is how much of a frame's output is held to verify its
+	// frameBuffer is the largest frame output held in memory to verify its
 	// checksum before any of its lines is used. A larger frame (a migrated
 	// generation can be one) is verified by a first decoding pass and then
 	// streamed by a second, so memory stays bounded either way.
@@ -41,13 +42,15 @@ var (
 type frameInfo struct {
 	start, end int64
 	skippable  bool
+	// content is the decoded size the frame header declares, -1 if none.
+	content int64
 }
 
 // walkFrame finds where the frame starting at off ends. It returns errTorn
 // when the data ends inside the frame and an errStructure (or errNotZstd)
 // error when the bytes at off cannot be a frame.
 func walkFrame(r io.ReaderAt, size, off int64) (frameInfo, error) {
-	fi := frameInfo{start: off}
+	fi := frameInfo{start: off, content: -1}
 	var b [18]byte
 	if size-off < 4 {
 		return fi, errTorn
@@ -98,6 +101,22 @@ func walkFrame(r io.ReaderAt, size, off int64) (frameInfo, error) {
 	}
 	if size-pos < hdr {
 		return fi, errTorn
+	}
+	if fcsBytes > 0 {
+		if _, err := r.ReadAt(b[:hdr], pos); err != nil {
+			return fi, err
+		}
+		f := b[hdr-fcsBytes : hdr]
+		switch fcsBytes {
+		case 1:
+			fi.content = int64(f[0])
+		case 2:
+			fi.content = int64(binary.LittleEndian.Uint16(f)) + 256
+		case 4:
+			fi.content = int64(binary.LittleEndian.Uint32(f))
+		case 8:
+			fi.content = int64(binary.LittleEndian.Uint64(f) & (1<<63 - 1))
+		}
 	}
 	pos += hdr
 	for {
@@ -163,350 +182,187 @@ func resync(r io.ReaderAt, size, off int64) (int64, bool) {
 	return 0, false
 }
 
-// pos is where a line starts. Zstd: the frame it starts in (byte offset,
-// 1-based index) and how many newlines of that frame's output come before
-// it. Raw: its byte offset.
-type pos struct {
-	off   int64
-	frame int
-	skip  int
+// What a frame source hands on, frame by frame, in file order.
+const (
+	itemData   = iota // a verified frame's output
+	itemStream        // a verified frame too large to hold: the reader streams it again
+	itemSkip          // a skippable frame
+	itemLost          // a frame or bytes dropped (diag says why); reading goes on at next
+	itemTorn          // the data ends inside a frame (diag)
+	itemStop          // no frame can be found any more (diag)
+	itemEnd           // the end of the data
+	itemErr           // an I/O error
+)
+
+type frameItem struct {
+	kind      int
+	fi        frameInfo
+	n         int
+	data      []byte
+	diag      Diagnostic
+	nextOff   int64
+	nextFrame int
+	err       error
 }
 
-// lineFunc receives one complete line (without its newline; valid only
-// during the call), where it starts and its 1-based number in the file.
-type lineFunc func(line []byte, at pos, n int64) error
+// frameSource walks and decodes frames. Run inline it decodes one frame
+// per call; run ahead (start) it decodes the next frames on another
+// goroutine while the lines of this one are read, which is what keeps a
+// zstd log nearly as fast to read as a raw one on two cores.
+type frameSource struct {
+	r      io.ReaderAt
+	size   int64
+	off    int64
+	frame  int
+	all    *zstd.Decoder // decodes a frame in memory
+	verify *zstd.Decoder // checks a frame too large to hold
+	cbuf   []byte
 
-// diagFunc receives a problem with the file's bytes.
-type diagFunc func(Diagnostic) error
-
-var errStop = errors.New("stop")
-
-// lineReader turns a log's bytes into lines, frame by frame for zstd,
-// keeping at most one partial line and one frame buffer in memory.
-type lineReader struct {
-	r       io.ReaderAt
-	size    int64
-	zstd    bool
-	maxLine int
-	dec     *zstd.Decoder
-	buf     []byte
-
-	// partial line
-	carry      []byte
-	carryStart pos
-	inLine     bool
-	overflow   bool
-
-	// current frame
-	cur      pos // start of a line beginning now
-	toSkip   int // newlines still to skip before the first line (read-back)
-	lines    int64
-	next     pos // start of the first line not yet delivered
-	frames   int
-	outBytes int64
-	torn     bool
-
-	line lineFunc
-	diag diagFunc
+	ahead chan frameItem
+	free  chan []byte
+	done  chan struct{}
+	wg    sync.WaitGroup
 }
 
-func newLineReader(r io.ReaderAt, size int64, isZstd bool, maxLine int) (*lineReader, error) {
-	lr := &lineReader{r: r, size: size, zstd: isZstd, maxLine: maxLine}
-	if isZstd {
-		dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-			zstd.WithDecoderMaxWindow(maxWindow))
-		if err != nil {
-			return nil, err
-		}
-		lr.dec = dec
+func newFrameSource(r io.ReaderAt, size int64) (*frameSource, error) {
+	// The cap limit holds DecodeAll to the size the header declared, so a
+	// frame that lies about it cannot grow the buffer.
+	all, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxWindow),
+		zstd.WithDecoderMaxMemory(frameBuffer), zstd.WithDecodeAllCapLimit(true))
+	if err != nil {
+		return nil, err
 	}
-	return lr, nil
+	verify, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+		zstd.WithDecoderMaxWindow(maxWindow))
+	if err != nil {
+		all.Close()
+		return nil, err
+	}
+	return &frameSource{r: r, size: size, all: all, verify: verify}, nil
 }
 
-func (lr *lineReader) close() {
-	if lr.dec != nil {
-		lr.dec.Close()
+// next produces the item for the frame at s.off, decoding into buf.
+func (s *frameSource) next(buf []byte) frameItem {
+	if s.off >= s.size {
+		return frameItem{kind: itemEnd}
 	}
-}
-
-// run reads from start (line number lines-so-far) to the end of the data.
-func (lr *lineReader) run(start pos, lines int64, skip int, line lineFunc, diag diagFunc) error {
-	lr.line, lr.diag, lr.lines, lr.next, lr.toSkip = line, diag, lines, start, skip
-	var err error
-	if lr.zstd {
-		err = lr.runZstd(start)
-	} else {
-		err = lr.runRaw(start.off)
-	}
-	if errors.Is(err, errStop) {
-		return nil
-	}
-	return err
-}
-
-// feed splits output bytes into lines; the current frame's position is in
-// lr.cur.
-func (lr *lineReader) feed(b []byte) error {
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if lr.toSkip > 0 {
-			if i < 0 {
-				return nil
-			}
-			lr.toSkip--
-			lr.cur.skip++
-			lr.next = lr.cur
-			b = b[i+1:]
-			continue
-		}
-		if i < 0 {
-			lr.keep(b)
-			return nil
-		}
-		seg := b[:i]
-		b = b[i+1:]
-		start := lr.cur
-		if lr.inLine {
-			start = lr.carryStart
-			lr.keep(seg)
-			seg = lr.carry
-		}
-		overflow := lr.overflow
-		lr.inLine, lr.overflow, lr.carry = false, false, lr.carry[:0]
-		lr.cur.skip++
-		lr.lines++
-		lr.next = lr.cur
-		if overflow || len(seg) > lr.maxLine {
-			if err := lr.diag(Diagnostic{Code: CodeLineTooLong, Line: lr.lines, Frame: start.frame, Offset: start.off,
-				Params:  map[string]string{"limit": fmt.Sprint(lr.maxLine)},
-				Message: fmt.Sprintf("line %d is longer than %d bytes and was skipped", lr.lines, lr.maxLine)}); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := lr.line(seg, start, lr.lines); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// keep adds bytes to the partial line, discarding it past maxLine.
-func (lr *lineReader) keep(b []byte) {
-	if !lr.inLine {
-		lr.inLine, lr.carryStart, lr.carry = true, lr.cur, lr.carry[:0]
-	}
-	if lr.overflow {
-		return
-	}
-	if len(lr.carry)+len(b) > lr.maxLine {
-		lr.overflow, lr.carry = true, nil
-		return
-	}
-	lr.carry = append(lr.carry, b...)
-}
-
-func (lr *lineReader) dropPartial() {
-	lr.inLine, lr.overflow, lr.carry = false, false, lr.carry[:0]
-}
-
-func (lr *lineReader) runZstd(start pos) error {
-	off, frame := start.off, start.frame
-	if frame == 0 {
-		frame = 1
-	}
-	for off < lr.size {
-		fi, err := walkFrame(lr.r, lr.size, off)
-		if errors.Is(err, errTorn) {
-			lr.torn = true
-			return lr.diag(Diagnostic{Code: CodeTornFrame, Frame: frame, Offset: off, Line: lr.lines + 1,
-				Params:  map[string]string{"bytes": fmt.Sprint(lr.size - off)},
-				Message: fmt.Sprintf("the last %d bytes (frame %d at byte %d) are an incomplete frame; everything before it was read", lr.size-off, frame, off)})
-		}
-		if err != nil {
-			if !errors.Is(err, errStructure) && !errors.Is(err, errNotZstd) {
-				return err
-			}
-			nextOff, ok := resync(lr.r, lr.size, off)
-			if !ok {
-				return lr.diag(Diagnostic{Code: CodeBadFrame, Frame: frame, Offset: off, Line: lr.lines + 1,
-					Params:  map[string]string{"reason": err.Error()},
-					Message: fmt.Sprintf("frame %d at byte %d is not a zstd frame (%v) and no later frame was found; reading stopped", frame, off, err)})
-			}
-			if err := lr.diag(Diagnostic{Code: CodeSkippedBytes, Frame: frame, Offset: off, Line: lr.lines + 1,
-				Params:  map[string]string{"reason": err.Error(), "bytes": fmt.Sprint(nextOff - off)},
-				Message: fmt.Sprintf("%d bytes at byte %d are not a zstd frame (%v); reading went on at byte %d", nextOff-off, off, err, nextOff)}); err != nil {
-				return err
-			}
-			lr.lostFrame(nextOff, frame+1)
-			off, frame = nextOff, frame+1
-			continue
-		}
-		lr.frames++
-		if !fi.skippable {
-			if err := lr.frame(fi, frame); err != nil {
-				return err
-			}
-		}
-		off, frame = fi.end, frame+1
-		if !lr.inLine && lr.toSkip == 0 {
-			lr.next = pos{off: off, frame: frame}
-		}
-	}
-	return nil
-}
-
-// lostFrame forgets a partial line that a dropped frame cut off, and lets
-// the next line start with the next frame.
-func (lr *lineReader) lostFrame(off int64, frame int) {
-	lr.dropPartial()
-	lr.toSkip = 0
-	lr.next = pos{off: off, frame: frame}
-}
-
-// frame decodes one complete frame. Its lines are used only once its
-// checksum has held.
-func (lr *lineReader) frame(fi frameInfo, n int) error {
-	if err := lr.dec.Reset(io.NewSectionReader(lr.r, fi.start, fi.end-fi.start)); err != nil {
-		return lr.badFrame(fi, n, err)
-	}
-	if lr.buf == nil {
-		lr.buf = make([]byte, 0, 256<<10)
-	}
-	buf := lr.buf[:0]
-	var err error
-	for {
-		if len(buf) == cap(buf) {
-			if cap(buf) >= frameBuffer {
-				break
-			}
-			buf = append(buf, 0)[:len(buf)]
-		}
-		var k int
-		k, err = lr.dec.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+k]
-		if err != nil {
-			break
-		}
-	}
-	lr.buf = buf[:0]
-	lr.cur = pos{off: fi.start, frame: n}
-	if err == io.EOF {
-		lr.outBytes += int64(len(buf))
-		return lr.feed(buf)
+	off, n := s.off, s.frame
+	fi, err := walkFrame(s.r, s.size, off)
+	if errors.Is(err, errTorn) {
+		s.off = s.size
+		return frameItem{kind: itemTorn, n: n, diag: Diagnostic{Code: CodeTornFrame, Frame: n, Offset: off,
+			Params:  map[string]string{"bytes": fmt.Sprint(s.size - off)},
+			Message: fmt.Sprintf("the last %d bytes (frame %d at byte %d) are an incomplete frame; everything before it was read", s.size-off, n, off)}}
 	}
 	if err != nil {
-		return lr.badFrame(fi, n, err)
-	}
-	// Too large to hold: verify it whole, then decode it again to read it.
-	if _, err := io.Copy(io.Discard, lr.dec); err != nil {
-		return lr.badFrame(fi, n, err)
-	}
-	if err := lr.dec.Reset(io.NewSectionReader(lr.r, fi.start, fi.end-fi.start)); err != nil {
-		return lr.badFrame(fi, n, err)
-	}
-	chunk := lr.buf[:cap(lr.buf)]
-	for {
-		k, err := lr.dec.Read(chunk)
-		lr.outBytes += int64(k)
-		if ferr := lr.feed(chunk[:k]); ferr != nil {
-			return ferr
+		if !errors.Is(err, errStructure) && !errors.Is(err, errNotZstd) {
+			return frameItem{kind: itemErr, err: err}
 		}
-		if err == io.EOF {
-			return nil
+		nextOff, ok := resync(s.r, s.size, off)
+		if !ok {
+			s.off = s.size
+			return frameItem{kind: itemStop, n: n, diag: Diagnostic{Code: CodeBadFrame, Frame: n, Offset: off,
+				Params:  map[string]string{"reason": err.Error()},
+				Message: fmt.Sprintf("frame %d at byte %d is not a zstd frame (%v) and no later frame was found; reading stopped", n, off, err)}}
 		}
+		s.off, s.frame = nextOff, n+1
+		return frameItem{kind: itemLost, n: n, nextOff: nextOff, nextFrame: n + 1, diag: Diagnostic{Code: CodeSkippedBytes, Frame: n, Offset: off,
+			Params:  map[string]string{"reason": err.Error(), "bytes": fmt.Sprint(nextOff - off)},
+			Message: fmt.Sprintf("%d bytes at byte %d are not a zstd frame (%v); reading went on at byte %d", nextOff-off, off, err, nextOff)}}
+	}
+	s.off, s.frame = fi.end, n+1
+	if fi.skippable {
+		return frameItem{kind: itemSkip, fi: fi, n: n}
+	}
+	if fi.content >= 0 && fi.content <= frameBuffer && fi.end-fi.start <= frameBuffer+1024 {
+		csize := int(fi.end - fi.start)
+		if cap(s.cbuf) < csize {
+			s.cbuf = make([]byte, csize)
+		}
+		cb := s.cbuf[:csize]
+		if _, err := s.r.ReadAt(cb, fi.start); err != nil {
+			return frameItem{kind: itemErr, err: err}
+		}
+		if cap(buf) < int(fi.content) {
+			buf = make([]byte, 0, int(fi.content))
+		}
+		out, err := s.all.DecodeAll(cb, buf[:0])
 		if err != nil {
-			return err
+			return s.bad(fi, n, err, out)
 		}
+		return frameItem{kind: itemData, fi: fi, n: n, data: out}
 	}
+	if err := s.verify.Reset(io.NewSectionReader(s.r, fi.start, fi.end-fi.start)); err != nil {
+		return s.bad(fi, n, err, buf)
+	}
+	if _, err := io.Copy(io.Discard, s.verify); err != nil {
+		return s.bad(fi, n, err, buf)
+	}
+	return frameItem{kind: itemStream, fi: fi, n: n, data: buf}
 }
 
-func (lr *lineReader) badFrame(fi frameInfo, n int, err error) error {
-	code := CodeBadFrame
-	what := "cannot be decoded"
+func (s *frameSource) bad(fi frameInfo, n int, err error, buf []byte) frameItem {
+	code, what := CodeBadFrame, "cannot be decoded"
 	if errors.Is(err, zstd.ErrCRCMismatch) {
 		code, what = CodeFrameChecksum, "fails its checksum"
 	}
-	lost := lr.inLine
-	lr.lostFrame(fi.end, n+1)
-	msg := fmt.Sprintf("frame %d at byte %d %s (%v); its lines were skipped and reading went on with the next frame", n, fi.start, what, err)
-	if lost {
-		msg += "; a line begun in the frame before it was lost"
-	}
-	return lr.diag(Diagnostic{Code: code, Frame: n, Offset: fi.start, Line: lr.lines + 1,
-		Params: map[string]string{"reason": err.Error(), "bytes": fmt.Sprint(fi.end - fi.start)}, Message: msg})
+	return frameItem{kind: itemLost, fi: fi, n: n, data: buf, nextOff: fi.end, nextFrame: n + 1, diag: Diagnostic{Code: code, Frame: n, Offset: fi.start,
+		Params:  map[string]string{"reason": err.Error(), "bytes": fmt.Sprint(fi.end - fi.start)},
+		Message: fmt.Sprintf("frame %d at byte %d %s (%v); its lines were skipped and reading went on with the next frame", n, fi.start, what, err)}}
 }
 
-func (lr *lineReader) runRaw(off int64) error {
-	const chunk = 256 << 10
-	if lr.buf == nil {
-		lr.buf = make([]byte, chunk)
-	}
-	lr.cur = pos{off: off}
-	for off < lr.size {
-		n, err := lr.r.ReadAt(lr.buf[:min(int64(chunk), lr.size-off)], off)
-		if n == 0 && err != nil {
-			return err
+// start runs the source ahead on its own goroutine, with up to two frames
+// decoded and waiting.
+func (s *frameSource) start() {
+	s.ahead = make(chan frameItem, 2)
+	s.free = make(chan []byte, 4)
+	s.done = make(chan struct{})
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer close(s.ahead)
+		for {
+			var buf []byte
+			select {
+			case buf = <-s.free:
+			default:
+			}
+			it := s.next(buf)
+			select {
+			case s.ahead <- it:
+			case <-s.done:
+				return
+			}
+			if it.kind == itemEnd || it.kind == itemTorn || it.kind == itemStop || it.kind == itemErr {
+				return
+			}
 		}
-		lr.outBytes += int64(n)
-		if ferr := lr.feedRaw(lr.buf[:n], off); ferr != nil {
-			return ferr
-		}
-		off += int64(n)
-	}
-	if lr.inLine {
-		lr.torn = true
-		return lr.diag(Diagnostic{Code: CodePartialLine, Offset: lr.next.off, Line: lr.lines + 1,
-			Params:  map[string]string{"bytes": fmt.Sprint(lr.size - lr.next.off)},
-			Message: fmt.Sprintf("the last %d bytes are a line without its newline; it is read once it is complete", lr.size-lr.next.off)})
-	}
-	return nil
+	}()
 }
 
-// feedRaw is feed with byte offsets as positions.
-func (lr *lineReader) feedRaw(b []byte, base int64) error {
-	at := base
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if lr.toSkip > 0 {
-			if i < 0 {
-				return nil
-			}
-			lr.toSkip--
-			at += int64(i + 1)
-			b = b[i+1:]
-			lr.next = pos{off: at}
-			continue
-		}
-		if i < 0 {
-			lr.cur = pos{off: at}
-			lr.keep(b)
-			return nil
-		}
-		seg := b[:i]
-		start := pos{off: at}
-		if lr.inLine {
-			start = lr.carryStart
-			lr.keep(seg)
-			seg = lr.carry
-		}
-		overflow := lr.overflow
-		lr.inLine, lr.overflow, lr.carry = false, false, lr.carry[:0]
-		at += int64(i + 1)
-		b = b[i+1:]
-		lr.lines++
-		lr.next = pos{off: at}
-		if overflow || len(seg) > lr.maxLine {
-			if err := lr.diag(Diagnostic{Code: CodeLineTooLong, Line: lr.lines, Offset: start.off,
-				Params:  map[string]string{"limit": fmt.Sprint(lr.maxLine)},
-				Message: fmt.Sprintf("line %d is longer than %d bytes and was skipped", lr.lines, lr.maxLine)}); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := lr.line(seg, start, lr.lines); err != nil {
-			return err
+// take returns the next item, from the goroutine when started.
+func (s *frameSource) take(buf []byte) frameItem {
+	if s.ahead == nil {
+		return s.next(buf)
+	}
+	if buf != nil {
+		select {
+		case s.free <- buf[:0]:
+		default:
 		}
 	}
-	return nil
+	it, ok := <-s.ahead
+	if !ok {
+		return frameItem{kind: itemEnd}
+	}
+	return it
+}
+
+func (s *frameSource) close() {
+	if s.done != nil {
+		close(s.done)
+		s.wg.Wait()
+	}
+	s.all.Close()
+	s.verify.Close()
 }

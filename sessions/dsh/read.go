@@ -278,10 +278,8 @@ func read(f io.ReaderAt, size int64, path string, from *Cursor, opts Options, h 
 			}
 		}
 	}
-	lr, err := newLineReader(f, size, z, opts.maxLine())
-	if err != nil {
-		return Pass{}, err
-	}
+	lr := newLineReader(f, size, z, opts.maxLine())
+	lr.ahead = true
 	defer lr.close()
 	frameDiag := func(d Diagnostic) error {
 		d.Seq = -1
@@ -400,10 +398,7 @@ func readResultAt(f io.ReaderAt, size int64, path string, loc Locator, opts Opti
 	var got *Result
 	r := &reader{st: st, zstd: z, home: opts.home(), stats: &stats, unknown: map[string]*unknownType{}}
 	r.h.Result = func(res *Result) error { got = res; return errStop }
-	lr, err := newLineReader(f, size, z, opts.maxLine())
-	if err != nil {
-		return nil, err
-	}
+	lr := newLineReader(f, size, z, opts.maxLine())
 	defer lr.close()
 	start, skip := pos{off: loc.Offset, frame: loc.Frame}, loc.Skip
 	if !z {
@@ -413,8 +408,8 @@ func readResultAt(f io.ReaderAt, size int64, path string, loc Locator, opts Opti
 	handle := func(b []byte, at pos, n int64) error {
 		r.line, r.at = loc.Line, at
 		var ev envelope
-		if err := json.Unmarshal(b, &ev); err != nil {
-			bad = fmt.Errorf("%s: %w: %s is not a JSON event: %v", path, ErrLocator, loc, err)
+		if !parseEnvelope(b, &ev) {
+			bad = fmt.Errorf("%s: %w: %s is not a JSON event", path, ErrLocator, loc)
 			return errStop
 		}
 		switch ev.Type {
@@ -446,8 +441,8 @@ func readResultAt(f io.ReaderAt, size int64, path string, loc Locator, opts Opti
 }
 
 func seqOf(ev *envelope) int64 {
-	if ev.Seq != nil {
-		return *ev.Seq
+	if ev.HasSeq {
+		return ev.Seq
 	}
 	return -1
 }
