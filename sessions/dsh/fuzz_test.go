@@ -2,6 +2,7 @@ package dsh
 
 import (
 	"bytes"
+	"encoding/json"
 	"reflect"
 	"testing"
 )
@@ -86,5 +87,49 @@ func FuzzEventReader(f *testing.F) {
 		if !reflect.DeepEqual(got, z) {
 			t.Fatalf("raw read %v, zstd read %v", got, z)
 		}
+	})
+}
+
+// FuzzJSONScan checks the in-place scanner against encoding/json: a string
+// literal decodes to the same text, an integer to the same number, and the
+// members of an object are the same keys with the same values.
+func FuzzJSONScan(f *testing.F) {
+	for _, s := range []string{`"a\nb"`, `"\ud83d\ude00 \u00e9"`, `"\ud800x"`, "\"\xff\"", `{"a":1,"b":[1,{"c":"}"}],"d":"\\"}`, `-12`, `[1,"]",{}]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var s string
+		if json.Unmarshal(b, &s) == nil {
+			got, ok := jstr(bytes.TrimSpace(b))
+			if !ok || got != s {
+				t.Fatalf("jstr(%q) = %q, %v; encoding/json says %q", b, got, ok, s)
+			}
+		}
+		var n int64
+		if json.Unmarshal(b, &n) == nil && bytes.IndexAny(b, ".eE") < 0 {
+			if got, ok := jint(bytes.TrimSpace(b)); !ok || got != n {
+				t.Fatalf("jint(%q) = %d, %v; encoding/json says %d", b, got, ok, n)
+			}
+		}
+		var m map[string]json.RawMessage
+		if json.Unmarshal(b, &m) == nil && m != nil {
+			seen := map[string]string{}
+			if !fields(b, func(k, v []byte) bool {
+				key, _ := jstr(append(append([]byte{'"'}, k...), '"'))
+				seen[key] = string(v)
+				return true
+			}) {
+				t.Fatalf("fields could not walk %q", b)
+			}
+			if len(seen) != len(m) {
+				t.Fatalf("fields found %d keys in %q, encoding/json %d", len(seen), b, len(m))
+			}
+			for k, v := range m {
+				if seen[k] != string(v) {
+					t.Fatalf("key %q: fields %q, encoding/json %q", k, seen[k], v)
+				}
+			}
+		}
+		items(b, func([]byte) bool { return true })
 	})
 }
