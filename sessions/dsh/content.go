@@ -3,6 +3,7 @@ package dsh
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"spillscope/retention"
 )
@@ -214,5 +215,16 @@ func findNotice(blocks []retention.Block, sessionID, tool string) *Notice {
 	if !ok {
 		return nil
 	}
-	return &Notice{NoticeMatch: m, Block: last, Spill: ClassifySpillPath(m.Path, sessionID, tool)}
+	n := &Notice{NoticeMatch: m, Block: last, Spill: ClassifySpillPath(m.Path, sessionID, tool)}
+	preview := blocks[last].Text[:m.Start]
+	switch {
+	case m.OmittedImages > 0 || len(blocks) > 1 || strings.Contains(preview, tokenGap):
+		n.Policy = PolicyTokens
+	case strings.TrimSpace(preview) != "":
+		n.Policy = PolicyBytes
+	}
+	return n
 }
+
+// tokenGap is what the token-era policy puts between head and tail.
+const tokenGap = "\n\n[...]\n\n"

@@ -113,7 +113,7 @@ func TestV2Session(t *testing.T) {
 			if r.CallID != "c1" || r.Tool != "bash" || r.Arguments != `{"command":"ls"}` || r.Seq != 9 || r.CallSeq != 8 || r.At != 1009 {
 				t.Errorf("result %+v", r)
 			}
-			if r.Notice == nil || r.Notice.OmittedBytes != 100 || r.Notice.Spill.Owner != SpillOwnSession ||
+			if r.Notice == nil || r.Notice.OmittedBytes != 100 || r.Notice.Policy != PolicyBytes || r.Notice.Spill.Owner != SpillOwnSession ||
 				!r.Notice.Spill.DshLayout || !r.Notice.Spill.ToolMatches || !r.Notice.Spill.DefaultRoot {
 				t.Errorf("notice %+v", r.Notice)
 			}
@@ -299,7 +299,7 @@ func TestTokenEraNotice(t *testing.T) {
 	if n == nil {
 		t.Fatal("token-era notice not recognised")
 	}
-	if n.OmittedBytes != 321 || n.OmittedImages != 2 || n.Path != path || n.Spill.Owner != SpillOwnSession || !n.Spill.ToolMatches {
+	if n.OmittedBytes != 321 || n.OmittedImages != 2 || n.Policy != PolicyTokens || n.Path != path || n.Spill.Owner != SpillOwnSession || !n.Spill.ToolMatches {
 		t.Errorf("notice %+v", n)
 	}
 }
@@ -414,5 +414,31 @@ func TestNotSession(t *testing.T) {
 		if ok, err := IsSessionFile(writeFile(t, dir, name, data)); !ok || err != nil {
 			t.Errorf("%s: IsSessionFile = %v, %v", name, ok, err)
 		}
+	}
+}
+
+// TestNoticePolicy: which era a byte-era-spelled notice's content shows.
+func TestNoticePolicy(t *testing.T) {
+	path := "/tmp/dsh-spill-x/" + SpillFolder("s") + "/0123456789ab-bash.txt"
+	n := byteNotice(7, path)
+	for _, c := range []struct {
+		name   string
+		blocks []retention.Block
+		want   string
+	}{
+		{"head and tail joined", []retention.Block{{Type: "text", Text: "headtail\n\n" + n}}, PolicyBytes},
+		{"notice alone", []retention.Block{{Type: "text", Text: n}}, ""},
+		{"gap marker", []retention.Block{{Type: "text", Text: "head\n\n[...]\n\ntail\n\n" + n}}, PolicyTokens},
+		{"an image before", []retention.Block{{Type: "image", Path: "/a"}, {Type: "text", Text: "tail\n\n" + n}}, PolicyTokens},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := findNotice(c.blocks, "s", "bash")
+			if got == nil || got.Policy != c.want || got.OmittedBytes != 7 || got.Spill.Owner != SpillOwnSession {
+				t.Errorf("notice %+v, want policy %q", got, c.want)
+			}
+		})
+	}
+	if got := findNotice([]retention.Block{{Type: "text", Text: n + " and more"}}, "s", "bash"); got != nil {
+		t.Errorf("a notice that is not at the end was found: %+v", got)
 	}
 }

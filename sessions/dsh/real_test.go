@@ -178,6 +178,10 @@ func TestSnapshotFixtures(t *testing.T) {
 					if strings.Contains(r.Notice.Path, "/session-"+hex.EncodeToString(sum[:])[:12]+"/") {
 						owner = SpillOwnSession
 					}
+					// The snapshots come from the byte era (format v0).
+					if r.Notice.Policy != PolicyBytes {
+						t.Errorf("%s: notice policy %q, want %s", r.CallID, r.Notice.Policy, PolicyBytes)
+					}
 					if r.Notice.Spill.Owner != owner {
 						t.Errorf("%s: notice owner %s, want %s (%s)", r.CallID, r.Notice.Spill.Owner, owner, r.Notice.Path)
 					}

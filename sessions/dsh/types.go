@@ -131,12 +131,23 @@ type Image struct {
 	Path string `json:"path,omitempty"`
 }
 
+// Spill policy eras a notice can show, named as the retention policies
+// that replay them.
+const (
+	PolicyBytes  = "dsh-bytes"  // up to 0.1.5: maxInlineBytes, head and tail joined with no marker
+	PolicyTokens = "dsh-tokens" // 0.1.7+: maxInlineTokens, "[...]" gap, images kept whole
+)
+
 // Notice is a spill notice found at the end of a result's last text block,
-// and what its path says about the spill file.
+// and what its path says about the spill file. Policy is the era the
+// content shows (the image clause, the "[...]" gap or more than one block
+// mean dsh-tokens; a preview without a gap means dsh-bytes); it is "" for
+// a notice with no preview, which either era writes.
 type Notice struct {
 	retention.NoticeMatch
-	Block int       `json:"block"`
-	Spill SpillLink `json:"spill"`
+	Block  int       `json:"block"`
+	Policy string    `json:"policy,omitempty"`
+	Spill  SpillLink `json:"spill"`
 }
 
 // ToolError is tool/result's error{name, code}.
