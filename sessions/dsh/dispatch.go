@@ -157,10 +157,7 @@ func (r *reader) dispatch(ev *envelope, seq int64) error {
 		link := SubagentLink{Parent: h.ID, Child: d.ChildID, Source: LinkCatalog, Origin: "subagent",
 			Depth: h.DelegationDepth + 1, HasDepth: h.HasDepth, Mode: d.Mode, Label: d.Label,
 			ChildCreatedAt: d.ChildCreatedAt, Seq: seq, Line: r.line}
-		if r.h.Subagent != nil {
-			return r.h.Subagent(link)
-		}
-		return nil
+		return emit(r.h.Subagent, link)
 	case "session/title":
 		var d struct {
 			Title string `json:"title"`
@@ -183,6 +180,14 @@ func (r *reader) bad(ev *envelope, seq int64, err error) error {
 		"%s on line %d has data of the wrong shape (%v); skipped", ev.Type, r.line, err)
 }
 
+// emit hands v to a Handler function the caller may have left nil.
+func emit[T any](fn func(T) error, v T) error {
+	if fn == nil {
+		return nil
+	}
+	return fn(v)
+}
+
 func orTime(t, fallback int64) int64 {
 	if t != 0 {
 		return t
@@ -192,10 +197,7 @@ func orTime(t, fallback int64) int64 {
 
 func (r *reader) usage(u Usage) error {
 	r.stats.Usage++
-	if r.h.Usage == nil {
-		return nil
-	}
-	return r.h.Usage(u)
+	return emit(r.h.Usage, u)
 }
 
 // Usage of formats 0 and 1: usage chunks are grouped into attempts as dsh's
@@ -466,10 +468,7 @@ func (r *reader) isCheckpoint(ev *envelope) bool {
 
 func (r *reader) replace(rep *Replacement) error {
 	r.stats.Replacements++
-	if r.h.Replace == nil {
-		return nil
-	}
-	return r.h.Replace(rep)
+	return emit(r.h.Replace, rep)
 }
 
 func (r *reader) toolResult(ev *envelope, seq, at int64) error {
@@ -530,10 +529,7 @@ func (r *reader) toolResult(ev *envelope, seq, at int64) error {
 			res.CallSeq = ci.Seq
 		}
 		r.stats.Results++
-		if r.h.Result != nil {
-			return r.h.Result(res)
-		}
-		return nil
+		return emit(r.h.Result, res)
 	case self:
 		kind, eventSeq := ReplacedByRewrite, int64(-1)
 		if st.PrevType == "compaction/prune" {
@@ -586,10 +582,7 @@ func (r *reader) dispatchCopy(ev *envelope, seq, at int64) error {
 		Images: images, Notice: findNotice(blocks, r.st.Session.ID, d.Name), Dispatch: true,
 		RootCall: d.RootCallID, ParentCall: d.ParentCallID}
 	r.stats.Dispatches++
-	if r.h.Result != nil {
-		return r.h.Result(res)
-	}
-	return nil
+	return emit(r.h.Result, res)
 }
 
 // maxSources bounds how far a hostile [start, end] range is expanded.
@@ -688,8 +681,5 @@ func (r *reader) compaction(ev *envelope, seq, at int64) error {
 		c.ShadowedSeqs = nil
 	}
 	r.stats.Compactions++
-	if r.h.Compaction != nil {
-		return r.h.Compaction(c)
-	}
-	return nil
+	return emit(r.h.Compaction, c)
 }

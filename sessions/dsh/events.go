@@ -262,10 +262,7 @@ type unknownType struct {
 
 func (r *reader) diag(d Diagnostic) error {
 	r.stats.Diagnostics++
-	if r.h.Diagnostic == nil {
-		return nil
-	}
-	return r.h.Diagnostic(d)
+	return emit(r.h.Diagnostic, d)
 }
 
 func (r *reader) eventDiag(code string, seq int64, params map[string]string, format string, args ...any) error {

@@ -81,28 +81,31 @@ func (lr *lineReader) run(start pos, lines int64, skip int, line lineFunc, diag 
 	return err
 }
 
-// feed splits output bytes into lines; the current frame's position is in
-// lr.cur.
-func (lr *lineReader) feed(b []byte) error {
+// feed splits decoded bytes into lines. base is the file offset of b[0]
+// in a raw log (unused for zstd, whose positions count the frame's lines).
+func (lr *lineReader) feed(b []byte, base int64) error {
 	for len(b) > 0 {
 		i := bytes.IndexByte(b, '\n')
-		if lr.toSkip > 0 {
-			if i < 0 {
-				return nil
-			}
-			lr.toSkip--
-			lr.cur.skip++
-			lr.next = lr.cur
-			b = b[i+1:]
-			continue
-		}
 		if i < 0 {
-			lr.keep(b)
+			if lr.toSkip == 0 {
+				lr.keep(b)
+			}
 			return nil
 		}
 		seg := b[:i]
 		b = b[i+1:]
+		base += int64(i + 1)
 		start := lr.cur
+		if lr.zstd {
+			lr.cur.skip++
+		} else {
+			lr.cur = pos{off: base}
+		}
+		lr.next = lr.cur
+		if lr.toSkip > 0 {
+			lr.toSkip--
+			continue
+		}
 		if lr.inLine {
 			start = lr.carryStart
 			lr.keep(seg)
@@ -110,9 +113,7 @@ func (lr *lineReader) feed(b []byte) error {
 		}
 		overflow := lr.overflow
 		lr.inLine, lr.overflow, lr.carry = false, false, lr.carry[:0]
-		lr.cur.skip++
 		lr.lines++
-		lr.next = lr.cur
 		if overflow || len(seg) > lr.maxLine {
 			if err := lr.diag(Diagnostic{Code: CodeLineTooLong, Line: lr.lines, Frame: start.frame, Offset: start.off,
 				Params:  map[string]string{"limit": fmt.Sprint(lr.maxLine)},
@@ -184,7 +185,7 @@ func (lr *lineReader) runZstd(start pos) error {
 			lr.frames++
 			lr.cur = pos{off: it.fi.start, frame: it.n}
 			lr.outBytes += int64(len(it.data))
-			if err := lr.feed(it.data); err != nil {
+			if err := lr.feed(it.data, 0); err != nil {
 				return err
 			}
 		case itemStream:
@@ -232,7 +233,7 @@ func (lr *lineReader) stream(fi frameInfo) error {
 	for {
 		k, err := lr.dec.Read(chunk)
 		lr.outBytes += int64(k)
-		if ferr := lr.feed(chunk[:k]); ferr != nil {
+		if ferr := lr.feed(chunk[:k], 0); ferr != nil {
 			return ferr
 		}
 		if err == io.EOF {
@@ -257,7 +258,7 @@ func (lr *lineReader) runRaw(off int64) error {
 			return err
 		}
 		lr.outBytes += int64(n)
-		if ferr := lr.feedRaw(lr.buf[:n], off); ferr != nil {
+		if ferr := lr.feed(lr.buf[:n], off); ferr != nil {
 			return ferr
 		}
 		off += int64(n)
@@ -267,54 +268,6 @@ func (lr *lineReader) runRaw(off int64) error {
 		return lr.diag(Diagnostic{Code: CodePartialLine, Offset: lr.next.off, Line: lr.lines + 1,
 			Params:  map[string]string{"bytes": fmt.Sprint(lr.size - lr.next.off)},
 			Message: fmt.Sprintf("the last %d bytes are a line without its newline; it is read once it is complete", lr.size-lr.next.off)})
-	}
-	return nil
-}
-
-// feedRaw is feed with byte offsets as positions.
-func (lr *lineReader) feedRaw(b []byte, base int64) error {
-	at := base
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if lr.toSkip > 0 {
-			if i < 0 {
-				return nil
-			}
-			lr.toSkip--
-			at += int64(i + 1)
-			b = b[i+1:]
-			lr.next = pos{off: at}
-			continue
-		}
-		if i < 0 {
-			lr.cur = pos{off: at}
-			lr.keep(b)
-			return nil
-		}
-		seg := b[:i]
-		start := pos{off: at}
-		if lr.inLine {
-			start = lr.carryStart
-			lr.keep(seg)
-			seg = lr.carry
-		}
-		overflow := lr.overflow
-		lr.inLine, lr.overflow, lr.carry = false, false, lr.carry[:0]
-		at += int64(i + 1)
-		b = b[i+1:]
-		lr.lines++
-		lr.next = pos{off: at}
-		if overflow || len(seg) > lr.maxLine {
-			if err := lr.diag(Diagnostic{Code: CodeLineTooLong, Line: lr.lines, Offset: start.off,
-				Params:  map[string]string{"limit": fmt.Sprint(lr.maxLine)},
-				Message: fmt.Sprintf("line %d is longer than %d bytes and was skipped", lr.lines, lr.maxLine)}); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := lr.line(seg, start, lr.lines); err != nil {
-			return err
-		}
 	}
 	return nil
 }
