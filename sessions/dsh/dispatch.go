@@ -167,6 +167,11 @@ func (r *reader) dispatch(ev *envelope, seq int64) error {
 		}
 		r.st.Session.Title = d.Title
 		return nil
+	case "session/end-seed":
+		if v, ok := field(ev.Data, "inherited"); ok && jtrue(v) && r.st.SeedCut < 0 {
+			r.st.SeedCut = seq
+		}
+		return nil
 	case "llm/retry", "llm/retry-started", "step/end", "turn/end":
 		return r.closeAttempt()
 	}
@@ -197,6 +202,7 @@ func orTime(t, fallback int64) int64 {
 
 func (r *reader) usage(u Usage) error {
 	r.stats.Usage++
+	u.Inherited = r.inherited(u.Seq)
 	return emit(r.h.Usage, u)
 }
 
@@ -528,6 +534,7 @@ func (r *reader) toolResult(ev *envelope, seq, at int64) error {
 		if hasCall {
 			res.CallSeq = ci.Seq
 		}
+		res.Inherited = r.inherited(seq)
 		r.stats.Results++
 		return emit(r.h.Result, res)
 	case self:
@@ -581,6 +588,7 @@ func (r *reader) dispatchCopy(ev *envelope, seq, at int64) error {
 		At: at, Line: r.line, Locator: r.at.locator(r.zstd, r.line), IsError: d.IsError, Blocks: blocks,
 		Images: images, Notice: findNotice(blocks, r.st.Session.ID, d.Name), Dispatch: true,
 		RootCall: d.RootCallID, ParentCall: d.ParentCallID}
+	res.Inherited = r.inherited(seq)
 	r.stats.Dispatches++
 	return emit(r.h.Result, res)
 }
@@ -680,6 +688,7 @@ func (r *reader) compaction(ev *envelope, seq, at int64) error {
 		c.Kind, c.Error = CompactionFailed, d.Error
 		c.ShadowedSeqs = nil
 	}
+	c.Inherited = r.inherited(seq)
 	r.stats.Compactions++
 	return emit(r.h.Compaction, c)
 }

@@ -224,12 +224,13 @@ type state struct {
 	Surface    []node              `json:"surface,omitempty"`
 	PrevType   string              `json:"prevType,omitempty"`
 	PruneSeq   int64               `json:"pruneSeq"`
+	SeedCut    int64               `json:"seedCut"` // v2+: seq of the latest session/end-seed{inherited:true}, -1 before one
 	Compaction *openCompaction     `json:"compaction,omitempty"`
 	Attempt    *attempt            `json:"attempt,omitempty"`
 }
 
 func newState() *state {
-	return &state{Calls: map[string]callInfo{}, Seen: map[string]string{}, Dispatched: map[string]bool{}, PruneSeq: -1}
+	return &state{Calls: map[string]callInfo{}, Seen: map[string]string{}, Dispatched: map[string]bool{}, PruneSeq: -1, SeedCut: -1}
 }
 
 type packedRow struct {
@@ -366,6 +367,22 @@ func (r *reader) event(ev *envelope) error {
 		return err
 	}
 	return nil
+}
+
+// inherited says whether the event at seq came with a fork's seed: in
+// v0/v1 the header's seedLength counts those events; from v2 they are the
+// ones before the tagged session/end-seed marker. A seed that itself holds
+// an older fork's marker is cut at the first marker seen so far.
+func (r *reader) inherited(seq int64) bool {
+	h := &r.st.Session.Header
+	switch {
+	case !h.IsSeeded:
+		return false
+	case h.Version <= 1:
+		return seq < h.SeedLength
+	default:
+		return r.st.SeedCut < 0 || seq < r.st.SeedCut
+	}
 }
 
 func (r *reader) eventTime(ev *envelope) int64 {

@@ -442,3 +442,36 @@ func TestNoticePolicy(t *testing.T) {
 		t.Errorf("a notice that is not at the end was found: %+v", got)
 	}
 }
+
+// TestSeededSessions: a fork starts with a copy of its parent's events;
+// their results and usage are marked inherited.
+func TestSeededSessions(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		header obj
+		marker obj
+	}{
+		{"v0 seedLength", obj{"type": "session", "version": 0, "id": "f0", "createdAt": 1, "parentSession": "p", "seedLength": 3, "delegationDepth": 0}, obj{}},
+		{"v2 marker", obj{"type": "session", "version": 2, "id": "f2", "createdAt": 1, "parentSession": "p", "isSeeded": true, "delegationDepth": 0}, obj{"inherited": true}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			l := newLog(t, c.header)
+			l.ev("tool/call", obj{"turn": 1, "step": 1, "callId": "c0", "name": "bash", "arguments": "{}"})
+			l.ev("tool/result", resultV0(1, 1, "m0", "c0", text("parent's")), "surfaceOp", "append")
+			l.ev("assistant/message", obj{"turn": 1, "step": 1, "message": obj{"role": "assistant", "id": "a0", "content": []any{}},
+				"usage": obj{"inputTokens": 1, "outputTokens": 1}}, "surfaceOp", "append")
+			l.ev("session/end-seed", c.marker)
+			l.ev("tool/call", obj{"turn": 2, "step": 1, "callId": "c1", "name": "bash", "arguments": "{}"})
+			l.ev("tool/result", resultV0(2, 1, "m1", "c1", text("own")), "surfaceOp", "append")
+			l.ev("assistant/message", obj{"turn": 2, "step": 1, "message": obj{"role": "assistant", "id": "a1", "content": []any{}},
+				"usage": obj{"inputTokens": 2, "outputTokens": 1}}, "surfaceOp", "append")
+			log := readAll(t, writeFile(t, t.TempDir(), "s", l.rawBytes()))
+			if len(log.Results) != 2 || !log.Results[0].Inherited || log.Results[1].Inherited {
+				t.Errorf("results inherited: %v %v", log.Results[0].Inherited, log.Results[1].Inherited)
+			}
+			if len(log.Usage) != 2 || !log.Usage[0].Inherited || log.Usage[1].Inherited {
+				t.Errorf("usage %+v", log.Usage)
+			}
+		})
+	}
+}

@@ -50,6 +50,7 @@ type rawCounts struct {
 	links       int
 	compactions int
 	dispatches  int
+	inherited   int // results before the header's seedLength
 }
 
 func countRaw(t *testing.T, path string) rawCounts {
@@ -65,6 +66,7 @@ func countRaw(t *testing.T, path string) rawCounts {
 	type ts struct{ turn, step float64 }
 	chunked := map[ts]bool{}
 	summarised := map[string]bool{}
+	seedLength, seq := -1.0, 0.0
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	first := true
@@ -79,9 +81,19 @@ func countRaw(t *testing.T, path string) rawCounts {
 			if _, ok := o["parentSession"]; ok {
 				c.links++
 			}
+			if n, ok := o["seedLength"].(float64); ok {
+				seedLength = n
+			}
 			continue
 		}
 		d, _ := o["data"].(map[string]any)
+		at := seq
+		seq++
+		if texts, ok := d["texts"].([]any); ok {
+			seq += float64(len(texts) - 1)
+		} else if args, ok := d["args"].([]any); ok {
+			seq += float64(len(args) - 1)
+		}
 		switch o["type"] {
 		case "tool/call":
 			c.tools[d["callId"].(string)] = d["name"].(string)
@@ -100,6 +112,9 @@ func countRaw(t *testing.T, path string) rawCounts {
 			}
 			seen[call] = true
 			c.results++
+			if at < seedLength {
+				c.inherited++
+			}
 			for _, b := range content {
 				if b.(map[string]any)["type"] == "image" {
 					c.images++
@@ -170,6 +185,9 @@ func TestSnapshotFixtures(t *testing.T) {
 					continue
 				}
 				got.results++
+				if r.Inherited {
+					got.inherited++
+				}
 				got.images += len(r.Images)
 				if r.Notice != nil {
 					got.notices++
@@ -216,6 +234,7 @@ func TestSnapshotFixtures(t *testing.T) {
 				{"subagent links", got.links, want.links},
 				{"compactions", got.compactions, want.compactions},
 				{"dispatch copies", got.dispatches, want.dispatches},
+				{"inherited results", got.inherited, want.inherited},
 			} {
 				if c.got != c.want {
 					t.Errorf("%s: got %d, want %d", c.what, c.got, c.want)
@@ -230,8 +249,9 @@ func TestSnapshotFixtures(t *testing.T) {
 			totals.usage += want.usage
 			totals.links += want.links
 			totals.compactions += want.compactions
+			totals.inherited += want.inherited
 		})
 	}
-	t.Logf("snapshots: %d results, %d images, %d spill notices, %d usage records, %d subagent links, %d compactions",
-		totals.results, totals.images, totals.notices, totals.usage, totals.links, totals.compactions)
+	t.Logf("snapshots: %d results (%d inherited), %d images, %d spill notices, %d usage records, %d subagent links, %d compactions",
+		totals.results, totals.inherited, totals.images, totals.notices, totals.usage, totals.links, totals.compactions)
 }

@@ -211,6 +211,9 @@ type Result struct {
 	Dispatch   bool   `json:"dispatch,omitempty"`
 	RootCall   string `json:"rootCall,omitempty"`
 	ParentCall string `json:"parentCall,omitempty"`
+	// Inherited marks a result of the seed a forked session starts with
+	// (a copy of its parent's events), so it is not counted twice.
+	Inherited bool `json:"inherited,omitempty"`
 	// LastSeen and ReplacedBy are filled by ReadAll: what the model saw of
 	// the result last and the latest event that replaced it (nil: it is
 	// still on the surface as first logged). A streaming reader gets them
@@ -259,6 +262,8 @@ type Usage struct {
 	Model         string `json:"model,omitempty"`
 	ContextWindow int64  `json:"contextWindow,omitempty"`
 	CompactionID  string `json:"compactionId,omitempty"`
+	// Inherited: the call is the parent's, copied with a fork's seed.
+	Inherited bool `json:"inherited,omitempty"`
 }
 
 // Compaction kinds.
@@ -287,6 +292,7 @@ type Compaction struct {
 	Model          string          `json:"model,omitempty"`
 	Usage          *TokenUsage     `json:"usage,omitempty"`
 	Error          json.RawMessage `json:"error,omitempty"`
+	Inherited      bool            `json:"inherited,omitempty"`
 }
 
 // Subagent link sources.
