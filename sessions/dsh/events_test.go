@@ -475,3 +475,23 @@ func TestSeededSessions(t *testing.T) {
 		})
 	}
 }
+
+func TestExpandSeqs(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []int64
+	}{
+		{`[63]`, []int64{63}},
+		{`[[3,5],9]`, []int64{3, 4, 5, 9}},
+		{`[[5,3],2]`, []int64{2}},
+		{`[[1,2,3],"x"]`, nil},
+		{`7`, nil},
+	} {
+		if got := expandSeqs([]byte(c.in)); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("expandSeqs(%s) = %v, want %v", c.in, got, c.want)
+		}
+	}
+	if got := expandSeqs([]byte(`[[0,99999999999]]`)); len(got) != maxSources {
+		t.Errorf("a hostile range expanded to %d seqs, want the cap %d", len(got), maxSources)
+	}
+}
