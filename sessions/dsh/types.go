@@ -352,6 +352,7 @@ type Diagnostic struct {
 	Seq     int64             `json:"seq"`
 }
 
+// String is the diagnostic as one English line, with where it was found.
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	if d.Line > 0 {
