@@ -1,0 +1,5 @@
+//go:build !race
+
+package dsh
+
+const raceEnabled = false
