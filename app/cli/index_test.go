@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -42,15 +43,35 @@ func TestIndexCommand(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "index.db")
 	env, out, errb := envFor(t, nil)
 	first := runIndexJSON(t, env, out, "--db", db, root)
-	if first.Files != 14 || first.ToolResults == 0 || first.ChangedFiles != first.Files || first.Diagnostics != 4 {
-		t.Errorf("first pass %+v", first)
+	census := fixtures.CountReal(t, root)
+	want := census.Total()
+	if first.Files != want.Files || first.Sessions != want.Sessions || first.ToolResults != want.ToolResults ||
+		first.ToolResultImages != want.Images || first.SpillNotices != want.SpillNotices || first.Diagnostics != want.Diagnostics ||
+		first.ChangedFiles != first.Files || want.ToolResults == 0 {
+		t.Errorf("first pass %+v, fixtures hold %+v", first, want)
+	}
+	// Per harness, every registered one is listed, and its counts are the
+	// fixtures' own; a harness the counter does not know must not have read
+	// anything.
+	for _, h := range sessions.Harnesses() {
+		g, ok := first.PerHarness[h.Name()]
+		if !ok {
+			t.Errorf("perHarness lacks %s", h.Name())
+			continue
+		}
+		w := census.Harness[h.Name()]
+		wt := sessions.HarnessTotals{Files: w.Files, Sessions: w.Sessions, ToolResults: w.ToolResults, ToolResultImages: w.Images,
+			SpillNotices: w.SpillNotices, Diagnostics: w.Diagnostics}
+		if g != wt {
+			t.Errorf("%s: index %+v, fixtures %+v", h.Name(), g, wt)
+		}
 	}
 	if errb.Len() != 0 {
 		t.Errorf("stderr written without a terminal: %q", errb.String())
 	}
 	var raw map[string]any
 	json.Unmarshal(out.Bytes(), &raw)
-	for _, k := range []string{"files", "bytes", "sessions", "toolResults", "toolResultImages", "spillNotices", "diagnostics", "changedFiles", "seconds"} {
+	for _, k := range []string{"files", "bytes", "sessions", "toolResults", "toolResultImages", "spillNotices", "diagnostics", "changedFiles", "seconds", "perHarness"} {
 		if _, ok := raw[k]; !ok {
 			t.Errorf("summary lacks %q: %s", k, out.String())
 		}
@@ -60,7 +81,7 @@ func TestIndexCommand(t *testing.T) {
 		t.Errorf("unchanged pass changed %d files", second.ChangedFiles)
 	}
 	first.ChangedFiles, first.Seconds, second.Seconds = 0, 0, 0
-	if first != second {
+	if !reflect.DeepEqual(first, second) {
 		t.Errorf("totals differ: %+v vs %+v", first, second)
 	}
 }
