@@ -210,6 +210,9 @@ func (r FileRule) Open(path string) (*os.File, FileCheck) {
 		return nil, c
 	}
 	c.Real = real
+	if testHookResolved != nil {
+		testHookResolved(real)
+	}
 	f, err := openNoFollow(real)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -274,6 +277,10 @@ func (r FileRule) ReadAllowed(path string, limit int64) ([]byte, error) {
 	}
 	return buf[:n], nil
 }
+
+// testHookResolved, set only by tests, runs between the path check and
+// the open: where a swapped folder would strike.
+var testHookResolved func(real string)
 
 // ErrFileRule reports a file the rule did not let Spillscope open.
 var ErrFileRule = errors.New("sessions: file not opened")

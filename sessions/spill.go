@@ -7,10 +7,12 @@ import (
 
 // ResolveSpill finds the file a spill notice names for one session and
 // judges it by the file rule: the first candidate (the named path, then
-// where the harness's layout keeps it beside the session) that exists wins;
-// else the first the rule would allow, as missing; else the named path,
-// outside. The indexer and the window both call this, so the result
-// header's state and the spill pane can never disagree.
+// where the harness's layout keeps it beside the session) that exists
+// wins; else the named path's own state: missing where the harness would
+// have written it, outside anywhere else (a forged notice, or a session
+// folder copied from another machine without its spill files). The indexer
+// and the window both call this, so the result header's state and the
+// spill pane can never disagree.
 func ResolveSpill(n SpillNotice, s SessionRef) FileCheck {
 	rule := RuleFor(s, n.Kind)
 	var cands []string
@@ -19,22 +21,17 @@ func ResolveSpill(n SpillNotice, s SessionRef) FileCheck {
 	} else {
 		cands = []string{namedPath(n.Path, s.Path)}
 	}
-	var missing *FileCheck
-	for _, p := range cands {
+	var named FileCheck
+	for i, p := range cands {
 		c := rule.Check(p)
-		switch c.State {
-		case FileExists, FileUnreadable:
+		if c.State == FileExists || c.State == FileUnreadable {
 			return c
-		case FileMissing:
-			if missing == nil {
-				missing = &c
-			}
+		}
+		if i == 0 {
+			named = c
 		}
 	}
-	if missing != nil {
-		return *missing
-	}
-	return FileCheck{Path: cands[0], State: FileOutside}
+	return named
 }
 
 // SpillFile is an indexed result's spill file as the rule judged it now.
