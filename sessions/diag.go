@@ -37,6 +37,11 @@ const (
 	DiagBadImage = "bad-image"
 )
 
+// DiagCodes are every code this package writes; the window's catalogues
+// word each of them (frontend/src/i18n, section diagnostic).
+var DiagCodes = []string{DiagNotJSON, DiagNoType, DiagUnknownType, DiagNotASession, DiagUnreadable, DiagBadShape,
+	DiagMissingField, DiagResultProblem, DiagBadImage}
+
 // diagText is a diagnostic's English message: the one place each code is
 // worded, so the CLI, the log and the window's fallback say the same.
 func diagText(code string, p map[string]string) string {

@@ -14,7 +14,7 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     diagnostics: unset('diagnostics'),
     startIndex: unset('startIndex'),
     indexStatus: unset('indexStatus'),
-    readFile: unset('readFile'),
+    spillFile: unset('spillFile'),
     searchResults: unset('searchResults'),
     largest: unset('largest'),
     routes: unset('routes'),
@@ -46,7 +46,7 @@ export function session(over: Partial<SessionRow> = {}): SessionRow {
 export function resultRow(over: Partial<ResultRow> = {}): ResultRow {
   return {
     id: 7, sessionId: 1, project: '/p', callId: 'c', tool: 'Bash', time: '', isError: false, textBytes: 100, images: 0, estimatedTokens: -1, tokens: 29, tokensExact: false,
-    noticeKind: '', noticePath: '', noticeFileExists: false, file: '/f.jsonl', line: 3,
+    noticeKind: '', noticePath: '', noticeFileExists: false, noticeFileState: '', file: '/f.jsonl', line: 3,
     ...over,
   };
 }
