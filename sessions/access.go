@@ -142,13 +142,16 @@ func AttachmentStoreRule(dataDir string) FileRule {
 // not read yet (conventions.go).
 func noticeOwner(kind string) func(SessionRef) []Location {
 	for _, h := range Harnesses() {
-		for _, k := range h.NoticeKinds() {
-			if k == kind {
+		for _, r := range h.Notices() {
+			if r.Kind == kind {
 				return h.Locations
 			}
 		}
 	}
-	return pendingConventions[kind]
+	if c, ok := pendingConventions[kind]; ok {
+		return c.locations
+	}
+	return nil
 }
 
 // FileCheck is the rule's verdict on one path.

@@ -74,8 +74,22 @@ func (claudeCode) Detect(p *Probe) Match {
 	return MatchNone
 }
 
-func (claudeCode) NoticeKinds() []string {
-	return []string{NoticeClaudePersisted, NoticeClaudeMCP}
+// Claude Code's notice kinds.
+const (
+	NoticeClaudePersisted = "claude-persisted-output"
+	NoticeClaudeMCP       = "claude-mcp-saved"
+)
+
+// Notices: <persisted-output>…Full output saved to: <path> (2.1.x, and the
+// short "Tool result saved to:" form), and the MCP "… exceeds maximum
+// allowed tokens. Output has been saved to <path>." (FORMATS.md section 1).
+func (claudeCode) Notices() []NoticeRule { return claudeNotices }
+
+var claudeNotices = []NoticeRule{
+	{Kind: NoticeClaudePersisted, Marker: "<persisted-output>",
+		Pattern: regexp.MustCompile(`<persisted-output>[\s\S]*?(?:Full output saved to|Tool result saved to):[ \t]*([^\n]+?)[ \t]*(?:\n|</persisted-output>|$)`)},
+	{Kind: NoticeClaudeMCP, Marker: "exceeds maximum allowed tokens",
+		Pattern: regexp.MustCompile(`exceeds maximum allowed tokens\. Output has been saved to ([^\n]+?)\.?[ \t]*(?:\n|$)`)},
 }
 
 // claudeProject is the project folder a transcript belongs to: its own

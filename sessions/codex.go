@@ -59,7 +59,8 @@ func (codexCLI) Detect(p *Probe) Match {
 	return MatchNone
 }
 
-func (codexCLI) NoticeKinds() []string { return nil }
+// Notices: none; Codex's truncation marker names no file.
+func (codexCLI) Notices() []NoticeRule { return nil }
 
 // Locations: none; Codex keeps only the truncated text.
 func (codexCLI) Locations(SessionRef) []Location { return nil }

@@ -14,10 +14,34 @@ import (
 // harness's file when that harness is added (its NoticeKinds then claim the
 // kind, and pendingConventions loses the entry).
 
-// pendingConventions maps a notice kind to its locations.
-var pendingConventions = map[string]func(SessionRef) []Location{
-	NoticeGoose:    GooseLocations,
-	NoticeOpenCode: OpenCodeLocations,
+// Notice kinds of harnesses this build does not read yet.
+const (
+	NoticeOpenCode = "opencode"
+	NoticeGoose    = "goose"
+)
+
+// convention is a notice kind's recogniser and the locations its files
+// live in.
+type convention struct {
+	rule      NoticeRule
+	locations func(SessionRef) []Location
+}
+
+// pendingConventions maps a notice kind to its convention.
+var pendingConventions = map[string]convention{
+	// <head>\n\n...N lines truncated...\n\nThe tool call succeeded but the
+	// output was truncated. Full output saved to: <path>\n<hint>; the newer
+	// bash tool writes ...output truncated...\n\nFull output saved to:
+	// <path>\n\n<tail> (packages/opencode/src/tool/truncation.ts).
+	NoticeOpenCode: {NoticeRule{Kind: NoticeOpenCode, Marker: "Full output saved to:",
+		Pattern: regexp.MustCompile(`(?:The tool call succeeded but the output was truncated\. |\.\.\.output truncated\.\.\.\s*)Full output saved to:[ \t]*([^\n]+?)[ \t]*(?:\n|$)`)},
+		OpenCodeLocations},
+	// The response returned from the tool call was larger (N characters) and
+	// is stored in the file which you can use other tools to examine or
+	// search in: <path> (large_response_handler.rs).
+	NoticeGoose: {NoticeRule{Kind: NoticeGoose, Marker: "is stored in the file which you can use",
+		Pattern: regexp.MustCompile(`larger \(\d+ characters\) and is stored in the file which you can use other tools to examine or search in:[ \t]*([^\n]+?)[ \t]*(?:\n|$)`)},
+		GooseLocations},
 }
 
 // GooseLocations: goose writes MCP text results over its limit to

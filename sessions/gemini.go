@@ -44,7 +44,23 @@ func (geminiCLI) Detect(p *Probe) Match {
 	return MatchNone
 }
 
-func (geminiCLI) NoticeKinds() []string { return []string{NoticeGemini, NoticeGeminiLegacy} }
+// Gemini CLI's notice kinds.
+const (
+	NoticeGemini       = "gemini-cli"
+	NoticeGeminiLegacy = "gemini-cli-legacy"
+)
+
+// Notices: "Output too large. Showing first X and last Y characters. For
+// full output see: <file>", and the older "Tool output was too large and
+// has been truncated. The full output has been saved to: <file>".
+func (geminiCLI) Notices() []NoticeRule { return geminiNotices }
+
+var geminiNotices = []NoticeRule{
+	{Kind: NoticeGemini, Marker: "For full output see:",
+		Pattern: regexp.MustCompile(`Output too large\. Showing first [^\n]*? For full output see:[ \t]*([^\n]+?)[ \t]*(?:\n|$)`)},
+	{Kind: NoticeGeminiLegacy, Marker: "The full output has been saved to:",
+		Pattern: regexp.MustCompile(`Tool output was too large and has been truncated\.\s*The full output has been saved to:[ \t]*([^\n]+?)[ \t]*(?:\n|$)`)},
+}
 
 // geminiProject is a chat file's project temp folder, <tmp>/<project>.
 func geminiProject(path string) string { return filepath.Dir(filepath.Dir(path)) }

@@ -37,9 +37,9 @@ type Harness interface {
 	// be positive: a file the harness cannot tell is not its own (MatchNone),
 	// and is never read as if it were.
 	Detect(p *Probe) Match
-	// NoticeKinds are the spill-notice conventions (SpillNotice.Kind) this
-	// harness writes.
-	NoticeKinds() []string
+	// Notices are the spill-notice conventions this harness writes, each
+	// with its recogniser (the Kind is SpillNotice.Kind).
+	Notices() []NoticeRule
 	// Locations are the folders this harness writes spill files and
 	// attachments to for one session, with the file-name shape of each. A
 	// file a notice names is opened only inside one of these (FileRule).
@@ -201,12 +201,18 @@ func Register(h Harness) {
 		panic("sessions: Register called twice for harness " + name)
 	}
 	registry.byName[name] = h
+	rebuildNoticeRules(sortedHarnesses())
 }
 
 // Harnesses lists the registered harnesses by name.
 func Harnesses() []Harness {
 	registry.RLock()
 	defer registry.RUnlock()
+	return sortedHarnesses()
+}
+
+// sortedHarnesses lists the registry by name; the caller holds its lock.
+func sortedHarnesses() []Harness {
 	out := make([]Harness, 0, len(registry.byName))
 	for _, h := range registry.byName {
 		out = append(out, h)
@@ -273,9 +279,9 @@ type HarnessInfo struct {
 func DescribeHarnesses(env Env) []HarnessInfo {
 	var out []HarnessInfo
 	for _, h := range Harnesses() {
-		info := HarnessInfo{Name: h.Name(), Label: h.Label(), Roots: []RootStatus{}, NoticeKinds: h.NoticeKinds()}
-		if info.NoticeKinds == nil {
-			info.NoticeKinds = []string{}
+		info := HarnessInfo{Name: h.Name(), Label: h.Label(), Roots: []RootStatus{}, NoticeKinds: []string{}}
+		for _, r := range h.Notices() {
+			info.NoticeKinds = append(info.NoticeKinds, r.Kind)
 		}
 		for _, r := range h.DefaultRoots(env) {
 			st, err := os.Stat(r)

@@ -36,7 +36,18 @@ func (retainedRecords) Detect(p *Probe) Match {
 	return MatchNone
 }
 
-func (retainedRecords) NoticeKinds() []string { return []string{NoticeSpillscope} }
+// NoticeSpillscope is the notice the retention core writes (the seed
+// policy's, which dsh writes too).
+const NoticeSpillscope = "spillscope"
+
+// Notices: the retention core's own notice, recognised by the core's own
+// recogniser wherever it sits in the text.
+func (retainedRecords) Notices() []NoticeRule {
+	return []NoticeRule{{Kind: NoticeSpillscope, Marker: "Full formatted result stored at:", Match: func(text string) (string, bool) {
+		m, ok := retention.RecogniseNotice(text)
+		return m.Path, ok && m.Path != ""
+	}}}
+}
 
 // attachmentShape is the attachment store's file name: a sha256 and an
 // image extension (StoreAttachment's only output).

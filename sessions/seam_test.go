@@ -26,7 +26,7 @@ func init() { Register(testDB{}) }
 func (testDB) Name() string                                    { return harnessTestDB }
 func (testDB) Label() string                                   { return "Test database" }
 func (testDB) DefaultRoots(Env) []string                       { return nil }
-func (testDB) NoticeKinds() []string                           { return nil }
+func (testDB) Notices() []NoticeRule                           { return nil }
 func (testDB) Locations(SessionRef) []Location                 { return nil }
 func (testDB) SpillCandidates(n string, s SessionRef) []string { return []string{namedPath(n, s.Path)} }
 
