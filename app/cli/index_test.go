@@ -280,3 +280,57 @@ func TestDefaultDBPath(t *testing.T) {
 		})
 	}
 }
+
+// TestIndexCommandFollowsTheFileRule: the CLI's index resolves spill files
+// through the file rule: a forged notice is recorded as outside, and
+// nothing of the file it names is stored.
+func TestIndexCommandFollowsTheFileRule(t *testing.T) {
+	base := t.TempDir()
+	root, secret := filepath.Join(base, "root"), filepath.Join(base, "secret.txt")
+	if err := os.WriteFile(secret, []byte("CLI-SECRET"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	own := filepath.Join(root, "-w", "s1", "tool-results", "toolu_ok.txt")
+	if err := os.MkdirAll(filepath.Dir(own), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(own, []byte("full"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	line := func(call, path string) string {
+		b, _ := json.Marshal(map[string]any{"type": "user", "sessionId": "s1", "message": map[string]any{"role": "user", "content": []any{
+			map[string]any{"tool_use_id": call, "type": "tool_result", "content": "<persisted-output>\nOutput too large (9KB). Full output saved to: " + path + "\n</persisted-output>"}}}})
+		return string(b) + "\n"
+	}
+	if err := os.WriteFile(filepath.Join(root, "-w", "s1.jsonl"), []byte(line("toolu_ok", own)+line("forged", secret)+line("shadow", "/etc/shadow")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(base, "data", "index.db")
+	env, out, _ := envFor(t, map[string]string{"HOME": base})
+	s := runIndexJSON(t, env, out, "--db", db, root+"/")
+	if s.SpillNotices != 3 {
+		t.Fatalf("%+v", s)
+	}
+	d, err := sessions.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	rows, err := d.Results(t.Context(), sessions.ResultFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"toolu_ok": sessions.FileExists, "forged": sessions.FileOutside, "shadow": sessions.FileOutside}
+	for _, r := range rows {
+		if r.SpillState != want[r.CallID] || (r.SpillResolved != "") != (want[r.CallID] == sessions.FileExists) {
+			t.Errorf("%s: state %q resolved %q, want %q", r.CallID, r.SpillState, r.SpillResolved, want[r.CallID])
+		}
+		if r.Root != root {
+			t.Errorf("root %q, want %q (a trailing slash is the same root)", r.Root, root)
+		}
+	}
+	raw, _ := os.ReadFile(db)
+	if strings.Contains(string(raw), "CLI-SECRET") {
+		t.Error("the index holds the forged notice's file")
+	}
+}
