@@ -111,6 +111,9 @@ type Source struct {
 	KnownCalls func() (map[string]string, error)
 	// Progress, when set, takes the bytes read so far of a large source.
 	Progress func(done int64)
+	// Env is the machine as the harness should see it (its home, the temp
+	// folder), for a reader that resolves paths (an attachment store).
+	Env Env
 }
 
 // Locator is where a tool result sits in its source. Only the harness that

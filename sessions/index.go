@@ -444,7 +444,7 @@ func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []
 	if err != nil {
 		return false, err
 	}
-	src := Source{Path: c.path, Root: c.root, Size: c.size, ModTime: c.mtime, Progress: onRead}
+	src := Source{Path: c.path, Root: c.root, Size: c.size, ModTime: c.mtime, Progress: onRead, Env: d.env}
 	if prev != nil && prev.harness == c.harness {
 		src.Cursor = prev.cursor
 		id := prev.id
