@@ -63,7 +63,7 @@ func sessionRow(r sessions.SessionSummary) SessionRow {
 		route = imagecost.RouteForModel(r.Model)
 	}
 	return SessionRow{
-		ID: r.ID, Harness: r.Harness, SessionID: r.SessionID, AgentID: r.AgentID, Project: r.Project,
+		ID: r.ID, Harness: r.Harness, HarnessLabel: sessions.HarnessLabel(r.Harness), SessionID: r.SessionID, AgentID: r.AgentID, Project: r.Project,
 		Model: r.Model, Route: route, Started: r.Started, Ended: r.Ended, File: r.File,
 		ToolResults: r.ToolResults, Images: r.Images, SpillNotices: r.SpillNotices, TextBytes: r.TextBytes,
 		InputTokens: r.Input, OutputTokens: r.Output, CacheReadTokens: r.CacheRead, CacheWriteTokens: r.CacheWrite,

@@ -85,6 +85,9 @@ func TestSpillFileServiceRefusesForgedNotices(t *testing.T) {
 	if err != nil || len(sess) != 1 {
 		t.Fatalf("sessions %v %v", sess, err)
 	}
+	if sess[0].Harness != "claude-code" || sess[0].HarnessLabel != "Claude Code" {
+		t.Errorf("harness %q labelled %q, want the registry's", sess[0].Harness, sess[0].HarnessLabel)
+	}
 	rows, err := s.Results(sess[0].ID)
 	if err != nil || len(rows) != len(want) {
 		t.Fatalf("results %d (%v), want %d", len(rows), err, len(want))

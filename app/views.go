@@ -7,8 +7,11 @@ package app
 
 // SessionRow is one indexed transcript in the sessions list.
 type SessionRow struct {
-	ID           int64  `json:"id"`
-	Harness      string `json:"harness"`
+	ID      int64  `json:"id"`
+	Harness string `json:"harness"`
+	// HarnessLabel is the harness's product name, from the harness
+	// registry (the harness's own file), for a build whose catalogue lacks it.
+	HarnessLabel string `json:"harnessLabel"`
 	SessionID    string `json:"sessionId"`
 	AgentID      string `json:"agentId"`
 	Project      string `json:"project"`

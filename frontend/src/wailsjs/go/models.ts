@@ -339,6 +339,7 @@ export namespace app {
 	export class SessionRow {
 	    id: number;
 	    harness: string;
+	    harnessLabel: string;
 	    sessionId: string;
 	    agentId: string;
 	    project: string;
@@ -366,6 +367,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
 	        this.harness = source["harness"];
+	        this.harnessLabel = source["harnessLabel"];
 	        this.sessionId = source["sessionId"];
 	        this.agentId = source["agentId"];
 	        this.project = source["project"];
