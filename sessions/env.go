@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Env is what harnesses read of the machine: environment variables (HOME,
@@ -60,13 +61,26 @@ func (e Env) TempDirs() []string {
 		if d == "" {
 			continue
 		}
-		r := realPath(d)
+		r := systemRealPath(d)
 		if !seen[r] {
 			seen[r] = true
 			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// systemPaths memoises the real paths of system folders (the temp
+// folders), which the file rule resolves for every session it judges.
+var systemPaths sync.Map
+
+func systemRealPath(d string) string {
+	if r, ok := systemPaths.Load(d); ok {
+		return r.(string)
+	}
+	r := realPath(d)
+	systemPaths.Store(d, r)
+	return r
 }
 
 // ErrRoot reports a session root that cannot be used.

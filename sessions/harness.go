@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -157,13 +158,17 @@ func (p *Probe) Lines() [][]byte {
 		return nil
 	}
 	defer f.Close()
-	lr := NewLineReader(io.LimitReader(f, probeBytes), 0, 1)
-	for len(p.lines) < probeLines {
-		l, err := lr.Next()
-		if err != nil {
-			break
+	buf := make([]byte, probeBytes)
+	n, _ := io.ReadFull(f, buf)
+	rest := buf[:n]
+	for len(rest) > 0 && len(p.lines) < probeLines {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
 		}
-		p.lines = append(p.lines, append([]byte(nil), l.Bytes...))
+		p.lines = append(p.lines, bytes.TrimSuffix(line, []byte("\r")))
 	}
 	return p.lines
 }

@@ -2,17 +2,18 @@ package sessions
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"spillscope/retention"
@@ -452,8 +453,9 @@ func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []
 	}
 	p := &Parsed{}
 	var extras []resultExtra
+	rules := map[[2]string]FileRule{}
 	p.OnResult = func(r *ToolResult) {
-		extras = append(extras, d.processResult(r, c, p, roots))
+		extras = append(extras, d.processResult(r, c, p, roots, rules))
 	}
 	st, err := h.Read(ctx, src, p)
 	if err != nil {
@@ -496,7 +498,9 @@ func (d *DB) callNames(ctx context.Context, fileID int64) (map[string]string, er
 // processResult stores the result's images, classifies its links, resolves
 // its spill file, and drops the blocks: the text is read back from the
 // source when needed, never held for a whole file.
-func (d *DB) processResult(r *ToolResult, c candidate, p *Parsed, roots []string) resultExtra {
+// rules holds the file rule of each (session, notice kind) met so far in
+// this source, so a session with many notices builds it once.
+func (d *DB) processResult(r *ToolResult, c candidate, p *Parsed, roots []string, rules map[[2]string]FileRule) resultExtra {
 	x := resultExtra{blocks: len(r.Blocks), sig: blockSig(r.Blocks)}
 	sid := r.Session
 	if sid == "" {
@@ -524,27 +528,55 @@ func (d *DB) processResult(r *ToolResult, c candidate, p *Parsed, roots []string
 		}
 	}
 	if r.Notice != nil {
-		x.spill = ResolveSpill(*r.Notice, ref)
+		k := [2]string{sid, r.Notice.Kind}
+		rule, ok := rules[k]
+		if !ok {
+			rule = RuleFor(ref, r.Notice.Kind)
+			rules[k] = rule
+		}
+		x.spill = resolveSpill(*r.Notice, ref, rule)
 	}
 	r.Blocks = nil
 	return x
 }
 
-// blockSig is a short hash of a result's content as read, so a re-read
+// blockSig is a short checksum of a result's content as read, so a re-read
 // result whose natural key matches tells whether its content changed (and
-// its token count and search terms must be redone).
+// its token count and search terms must be redone). CRC-32C (hardware
+// accelerated) over length-prefixed fields, with the total size: a change
+// detector, not a defence against a forger, whose worst outcome would be a
+// stale count of their own result.
 func blockSig(blocks []retention.Block) string {
-	h := sha256.New()
+	var crc uint32
+	var n int64
+	bp := sigBuffers.Get().(*[4 << 10]byte)
+	defer sigBuffers.Put(bp)
+	buf, num := bp[:], make([]byte, 0, 24)
 	for _, b := range blocks {
-		for _, s := range []string{b.Type, b.Text, b.MimeType, b.Data, b.Path, b.URI, b.Name} {
-			fmt.Fprintf(h, "%d:", len(s))
-			h.Write([]byte(s))
+		for _, f := range [...]string{b.Type, b.Text, b.MimeType, b.Data, b.Path, b.URI, b.Name} {
+			num = append(strconv.AppendInt(num[:0], int64(len(f)), 10), ':')
+			crc = crc32.Update(crc, castagnoli, num)
+			n += int64(len(f))
+			// Through a fixed buffer: never a copy of a whole long text.
+			for len(f) > 0 {
+				k := copy(buf, f)
+				crc = crc32.Update(crc, castagnoli, buf[:k])
+				f = f[k:]
+			}
 		}
-		fmt.Fprintf(h, "%d:", len(b.Raw))
-		h.Write(b.Raw)
+		num = append(strconv.AppendInt(num[:0], int64(len(b.Raw)), 10), ':')
+		crc = crc32.Update(crc, castagnoli, num)
+		crc = crc32.Update(crc, castagnoli, b.Raw)
+		n += int64(len(b.Raw))
 	}
-	return hex.EncodeToString(h.Sum(nil)[:16])
+	num = strconv.AppendUint(num[:0], uint64(crc)|1<<32, 16)[1:]
+	return string(strconv.AppendInt(append(num, '-'), n, 10))
 }
+
+// sigBuffers are blockSig's copy buffers.
+var sigBuffers = sync.Pool{New: func() any { return new([4 << 10]byte) }}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // maxImageFile bounds an image block read from a path (a screenshot is a
 // few MB; nothing larger is an image a model was shown).
@@ -936,8 +968,12 @@ func (w *fileWriter) results(p *Parsed, extras []resultExtra) error {
 				resolved = x.spill.Path
 			}
 		}
-		vals := []any{sess, r.ToolName, r.Time, r.IsError, r.TextBytes, r.Images, x.blocks, kind, path, resolved, state,
-			r.Offset, r.Length, r.Line, r.Index, r.Key, approxTokens(r.TextBytes, x.attach, route), x.sig}
+		// One argument list for both statements: the insert's key columns
+		// first, then resultValues' columns, then the update's tail.
+		args := make([]any, 3, 3+18+6)
+		args[0], args[1], args[2] = w.fileID, r.CallID, ord
+		args = append(args, sess, r.ToolName, r.Time, r.IsError, r.TextBytes, r.Images, x.blocks, kind, path, resolved, state,
+			r.Offset, r.Length, r.Line, r.Index, r.Key, approxTokens(r.TextBytes, x.attach, route), x.sig)
 		var rid int64
 		key := resultKey{sess, r.CallID, ord}
 		if s, ok := stored[key]; ok {
@@ -945,9 +981,9 @@ func (w *fileWriter) results(p *Parsed, extras []resultExtra) error {
 			rid = s.id
 			changed := s.changed(r, x)
 			if err := w.sc.exec(`UPDATE tool_results SET `+resultValues+`,
-  est_tokens = CASE WHEN ? THEN NULL ELSE est_tokens END, est_text_tokens = CASE WHEN ? THEN NULL ELSE est_text_tokens END,
-  est_image_tokens = CASE WHEN ? THEN NULL ELSE est_image_tokens END, est_route = CASE WHEN ? THEN NULL ELSE est_route END,
-  fts_done = CASE WHEN ? THEN 0 ELSE fts_done END WHERE id = ?`, append(vals, changed, changed, changed, changed, changed, rid)...); err != nil {
+  est_tokens = CASE WHEN ?19 THEN NULL ELSE est_tokens END, est_text_tokens = CASE WHEN ?19 THEN NULL ELSE est_text_tokens END,
+  est_image_tokens = CASE WHEN ?19 THEN NULL ELSE est_image_tokens END, est_route = CASE WHEN ?19 THEN NULL ELSE est_route END,
+  fts_done = CASE WHEN ?19 THEN 0 ELSE fts_done END WHERE id = ?20`, append(args[3:], changed, rid)...); err != nil {
 				return fmt.Errorf("line %d: %w", r.Line, err)
 			}
 			for _, q := range []string{`DELETE FROM result_attachments WHERE result_id = ?`, `DELETE FROM links WHERE result_id = ?`} {
@@ -958,7 +994,7 @@ func (w *fileWriter) results(p *Parsed, extras []resultExtra) error {
 		} else {
 			rid, err = w.sc.insert(`INSERT INTO tool_results (file_id, call_id, ordinal, session_id, tool_name, at, is_error, text_bytes, image_count, block_count,
   spill_kind, spill_path, spill_resolved, spill_state, src_offset, src_length, src_line, src_index, src_key, approx_tokens, content_sig)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append([]any{w.fileID, r.CallID, ord}, vals...)...)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
 			if err != nil {
 				return fmt.Errorf("line %d: %w", r.Line, err)
 			}

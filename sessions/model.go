@@ -118,7 +118,7 @@ type Parsed struct {
 	// Usage holds records keyed for deduplication, last wins.
 	Usage     []Usage
 	Diags     []Diagnostic
-	usageSeen map[string]int
+	usageSeen map[[2]string]int
 	skipped   map[string]int
 	// lines and records count non-blank lines and those that were records
 	// of the format (for telling a file that is not a session at all).
@@ -129,9 +129,9 @@ type Parsed struct {
 // session) replaces it.
 func (p *Parsed) AddUsage(u Usage) {
 	if p.usageSeen == nil {
-		p.usageSeen = map[string]int{}
+		p.usageSeen = map[[2]string]int{}
 	}
-	k := u.Session + "\x00" + u.Key
+	k := [2]string{u.Session, u.Key}
 	if i, ok := p.usageSeen[k]; ok {
 		p.Usage[i] = u
 		return

@@ -14,7 +14,12 @@ import (
 // and the window both call this, so the result header's state and the
 // spill pane can never disagree.
 func ResolveSpill(n SpillNotice, s SessionRef) FileCheck {
-	rule := RuleFor(s, n.Kind)
+	return resolveSpill(n, s, RuleFor(s, n.Kind))
+}
+
+// resolveSpill is ResolveSpill with the session's rule for the notice's
+// kind already built (the indexer builds it once per session and kind).
+func resolveSpill(n SpillNotice, s SessionRef, rule FileRule) FileCheck {
 	var cands []string
 	if h, ok := LookupHarness(s.Harness); ok {
 		cands = h.SpillCandidates(n.Path, s)
