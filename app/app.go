@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"spillscope/app/cli"
 	"spillscope/sessions"
@@ -27,6 +28,9 @@ type Config struct {
 	Roots []string
 	// Home is the user's home directory, used to find the usual places.
 	Home string
+	// Env is what the harnesses read of the machine (their homes, the
+	// XDG folders, the temp folder); the zero Env reads the process's.
+	Env sessions.Env
 }
 
 // ConfigFromEnv resolves Config from the XDG variables and the SPILLSCOPE_*
@@ -42,7 +46,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 		home = h
 	}
-	c := Config{Home: home}
+	c := Config{Home: home, Env: sessions.Env{Getenv: getenv}}
 	// The CLI's index and sweep resolve the same folder, so both open the
 	// same index.
 	dataDir, err := sessions.DataDir(getenv)
@@ -60,12 +64,31 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	}
 	if r := getenv("SPILLSCOPE_ROOTS"); r != "" {
 		for _, p := range filepath.SplitList(r) {
-			if p != "" {
-				c.Roots = append(c.Roots, p)
+			if strings.TrimSpace(p) == "" {
+				continue
 			}
+			root, err := sessions.NormalizeRoot(p, c.env())
+			if err != nil {
+				return Config{}, fmt.Errorf("app: SPILLSCOPE_ROOTS: %w", err)
+			}
+			c.Roots = append(c.Roots, root)
 		}
 	}
 	return c, nil
+}
+
+// env is the harnesses' view of the machine, with Home as the home folder.
+func (c Config) env() sessions.Env {
+	get := c.Env.Getenv
+	if get == nil {
+		get = os.Getenv
+	}
+	return sessions.Env{Getenv: func(k string) string {
+		if k == "HOME" && c.Home != "" {
+			return c.Home
+		}
+		return get(k)
+	}}
 }
 
 // Root is one session folder the app would index.
@@ -81,6 +104,17 @@ type Info struct {
 	Platform string `json:"platform"`
 	DataDir  string `json:"dataDir"`
 	Roots    []Root `json:"roots"`
+	// Harnesses are the session formats this build reads, each with its
+	// default roots on this machine.
+	Harnesses []HarnessInfo `json:"harnesses"`
+}
+
+// HarnessInfo is one harness this build reads: its name (as SessionRow's
+// harness), its label and its default roots here.
+type HarnessInfo struct {
+	Name  string `json:"name"`
+	Label string `json:"label"`
+	Roots []Root `json:"roots"`
 }
 
 // App is the bound service for app-wide facts and settings.
@@ -101,12 +135,21 @@ func (a *App) Startup(ctx context.Context) { a.ctx = ctx }
 // Info returns the version and the session roots the app would index, with
 // which of them exist on this machine.
 func (a *App) Info() (Info, error) {
-	return Info{
-		Version:  cli.Version,
-		Platform: runtime.GOOS + "/" + runtime.GOARCH,
-		DataDir:  a.cfg.DataDir,
-		Roots:    ResolveRoots(a.cfg),
-	}, nil
+	info := Info{
+		Version:   cli.Version,
+		Platform:  runtime.GOOS + "/" + runtime.GOARCH,
+		DataDir:   a.cfg.DataDir,
+		Roots:     ResolveRoots(a.cfg),
+		Harnesses: []HarnessInfo{},
+	}
+	for _, h := range sessions.DescribeHarnesses(a.cfg.env()) {
+		hi := HarnessInfo{Name: h.Name, Label: h.Label, Roots: []Root{}}
+		for _, r := range h.Roots {
+			hi.Roots = append(hi.Roots, Root{Harness: h.Name, Path: r.Path, Exists: r.Exists})
+		}
+		info.Harnesses = append(info.Harnesses, hi)
+	}
+	return info, nil
 }
 
 // GetSettings returns the saved settings (defaults where none are saved).
@@ -122,8 +165,9 @@ func (a *App) SetLanguage(lang string) (Settings, error) {
 	return a.settings.Update(func(s *Settings) { s.Language = lang })
 }
 
-// ResolveRoots lists the configured roots, or the usual places each harness
-// writes when none are configured, each marked with whether it exists.
+// ResolveRoots lists the configured roots, or, when none are configured,
+// every registered harness's default roots on this machine (the harness
+// registry owns them), each marked with whether it exists.
 func ResolveRoots(cfg Config) []Root {
 	var roots []Root
 	if len(cfg.Roots) > 0 {
@@ -131,10 +175,10 @@ func ResolveRoots(cfg Config) []Root {
 			roots = append(roots, Root{Harness: "any", Path: p})
 		}
 	} else {
-		roots = []Root{
-			{Harness: "claude", Path: filepath.Join(cfg.Home, ".claude", "projects")},
-			{Harness: "codex", Path: filepath.Join(cfg.Home, ".codex", "sessions")},
-			{Harness: "gemini", Path: filepath.Join(cfg.Home, ".gemini", "tmp")},
+		for _, h := range sessions.DescribeHarnesses(cfg.env()) {
+			for _, r := range h.Roots {
+				roots = append(roots, Root{Harness: h.Name, Path: r.Path})
+			}
 		}
 	}
 	for i := range roots {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -23,6 +24,8 @@ func TestConfigFromEnv(t *testing.T) {
 		{name: "xdg", env: map[string]string{"HOME": "/h", "XDG_DATA_HOME": "/x/d", "XDG_CONFIG_HOME": "/x/c"}, wantData: "/x/d/spillscope", wantConf: "/x/c/spillscope"},
 		{name: "overrides win", env: map[string]string{"HOME": "/h", "XDG_DATA_HOME": "/x/d", "SPILLSCOPE_DATA_DIR": "/o/d", "SPILLSCOPE_CONFIG_DIR": "/o/c"}, wantData: "/o/d", wantConf: "/o/c"},
 		{name: "roots list", env: map[string]string{"HOME": "/h", "SPILLSCOPE_ROOTS": "/a::/b"}, wantData: "/h/.local/share/spillscope", wantConf: "/h/.config/spillscope", wantRoots: []string{"/a", "/b"}},
+		// Roots are spelled as the indexer and the CLI spell them.
+		{name: "roots normalised", env: map[string]string{"HOME": "/h", "SPILLSCOPE_ROOTS": "~/a/:~:/b/../c/"}, wantData: "/h/.local/share/spillscope", wantConf: "/h/.config/spillscope", wantRoots: []string{"/h/a", "/h", "/c"}},
 		// The data folder is sessions.DataDir's, the one the CLI opens.
 		{name: "relative xdg data home is ignored", env: map[string]string{"HOME": "/h", "XDG_DATA_HOME": "x/d"}, wantData: "/h/.local/share/spillscope", wantConf: "/h/.config/spillscope"},
 		{name: "relative data dir is an error", env: map[string]string{"HOME": "/h", "SPILLSCOPE_DATA_DIR": "o/d"}, wantErr: "SPILLSCOPE_DATA_DIR"},
@@ -63,14 +66,27 @@ func TestResolveRoots(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(home, ".codex", "sessions"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	got := ResolveRoots(Config{Home: home})
-	want := map[string]bool{"claude": false, "codex": true, "gemini": false}
-	if len(got) != len(want) {
-		t.Fatalf("got %d roots, want %d", len(got), len(want))
+	// The defaults are the registry's: every harness's own roots, from the
+	// configured home and none of the process's variables.
+	cfg := Config{Home: home, Env: sessions.Env{Getenv: func(string) string { return "" }}}
+	got := ResolveRoots(cfg)
+	var want []Root
+	for _, h := range sessions.Harnesses() {
+		for _, p := range h.DefaultRoots(sessions.Env{Getenv: func(k string) string {
+			if k == "HOME" {
+				return home
+			}
+			return ""
+		}}) {
+			want = append(want, Root{Harness: h.Name(), Path: p, Exists: p == filepath.Join(home, ".codex", "sessions")})
+		}
+	}
+	if len(want) < 3 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v, want %+v", got, want)
 	}
 	for _, r := range got {
-		if r.Exists != want[r.Harness] {
-			t.Errorf("%s (%s): exists=%v, want %v", r.Harness, r.Path, r.Exists, want[r.Harness])
+		if !strings.HasPrefix(r.Path, home) {
+			t.Errorf("%s: default root %s is not under the configured home", r.Harness, r.Path)
 		}
 	}
 	file := filepath.Join(home, "file")

@@ -4,24 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"unicode/utf8"
+
+	"spillscope/sessions"
 )
 
-// readSlice reads up to limit bytes of path from offset, ending on a UTF-8
-// boundary so the window never shows half a character (the next slice starts
-// where this one ended).
-func readSlice(path string, offset, limit int64) (FileSlice, error) {
-	out := FileSlice{Path: path, Offset: offset}
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return out, nil
-	}
-	if err != nil {
-		return out, fmt.Errorf("app: open %s: %w", path, err)
-	}
-	defer f.Close()
+// readSlice reads up to limit bytes of f (opened by the file rule, shown as
+// path) from offset, ending on a UTF-8 boundary so the window never shows
+// half a character (the next slice starts where this one ended).
+func readSlice(f *os.File, path string, offset, limit int64) (FileSlice, error) {
+	out := FileSlice{Path: path, Offset: offset, State: sessions.FileExists}
 	st, err := f.Stat()
 	if err != nil {
 		return out, fmt.Errorf("app: stat %s: %w", path, err)

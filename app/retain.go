@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -148,10 +149,16 @@ func orDefault(s, def string) string {
 // storePastedImages writes pasted image data into the attachment store so
 // the images have readable paths, as the indexer does for recorded ones. An
 // image whose bytes cannot be read stays as pasted; the decision then keeps
-// the result whole and says why.
+// the result whole and says why. A pasted path is a tool result's choice,
+// so it is kept only inside the attachment store (the file rule): nothing
+// else it names is ever opened.
 func storePastedImages(res *retention.Result, dir string) {
+	rule := sessions.AttachmentStoreRule(filepath.Dir(dir))
 	for i := range res.Content {
 		b := &res.Content[i]
+		if b.Type == retention.TypeImage && b.Path != "" && rule.Check(b.Path).State != sessions.FileExists {
+			b.Path = ""
+		}
 		if b.Type != retention.TypeImage || b.Data == "" || b.Path != "" {
 			continue
 		}

@@ -63,7 +63,7 @@ func sessionRow(r sessions.SessionSummary) SessionRow {
 		route = imagecost.RouteForModel(r.Model)
 	}
 	return SessionRow{
-		ID: r.ID, Harness: r.Harness, SessionID: r.SessionID, AgentID: r.AgentID, Project: r.Project,
+		ID: r.ID, Harness: r.Harness, HarnessLabel: sessions.HarnessLabel(r.Harness), SessionID: r.SessionID, AgentID: r.AgentID, Project: r.Project,
 		Model: r.Model, Route: route, Started: r.Started, Ended: r.Ended, File: r.File,
 		ToolResults: r.ToolResults, Images: r.Images, SpillNotices: r.SpillNotices, TextBytes: r.TextBytes,
 		InputTokens: r.Input, OutputTokens: r.Output, CacheReadTokens: r.CacheRead, CacheWriteTokens: r.CacheWrite,
@@ -81,7 +81,7 @@ func resultRow(r sessions.ResultRow) ResultRow {
 		row.EstimatedTokens = *r.EstTokens
 	}
 	if r.Spill != nil {
-		row.NoticeKind, row.NoticePath, row.NoticeFileExists = r.Spill.Kind, r.SpillResolved, r.SpillExists
+		row.NoticeKind, row.NoticePath, row.NoticeFileExists, row.NoticeFileState = r.Spill.Kind, r.SpillResolved, r.SpillExists, r.SpillState
 		if row.NoticePath == "" {
 			row.NoticePath = r.Spill.Path
 		}
@@ -169,7 +169,7 @@ func (s *Sessions) Diagnostics(limit int) ([]Diagnostic, error) {
 	}
 	out := make([]Diagnostic, 0, len(rows))
 	for _, d := range rows {
-		out = append(out, Diagnostic{File: d.File, Line: d.Line, Message: d.Message})
+		out = append(out, Diagnostic{File: d.File, Line: d.Line, Code: d.Code, Params: d.Params, Message: d.Message})
 	}
 	return out, nil
 }
@@ -270,25 +270,28 @@ func (s *Sessions) Search(q SearchQuery) ([]ResultRow, error) {
 // maxFileSlice bounds one read of a spill file for the window.
 const maxFileSlice = 1 << 20
 
-// ReadFile reads part of a spill file the index knows, for the side-by-side
-// view. Only files that an indexed result's notice names can be read.
-func (s *Sessions) ReadFile(path string, offset, limit int64) (FileSlice, error) {
-	if offset < 0 || limit <= 0 {
-		return FileSlice{}, fmt.Errorf("app: ReadFile offset %d limit %d are not valid", offset, limit)
+// SpillFile reads part of an indexed result's spill file, for the
+// side-by-side view and its paging. The index decides which file that is,
+// and the file rule whether it may be opened at all: the slice's State is
+// the one verdict the result header and the pane both show, and a file
+// outside the folders the session's harness writes is never read.
+func (s *Sessions) SpillFile(q SpillQuery) (FileSlice, error) {
+	if q.ResultID <= 0 || q.Offset < 0 || q.Limit <= 0 {
+		return FileSlice{}, fmt.Errorf("app: SpillFile result %d offset %d limit %d are not valid", q.ResultID, q.Offset, q.Limit)
 	}
-	limit = min(limit, maxFileSlice)
 	db, err := s.store.DB()
 	if err != nil {
 		return FileSlice{}, err
 	}
-	known, err := db.KnownSpillFile(s.ctx, path)
+	sf, err := db.OpenSpill(s.ctx, q.ResultID, s.store.Roots())
 	if err != nil {
 		return FileSlice{}, err
 	}
-	if !known {
-		return FileSlice{}, fmt.Errorf("app: %s is not a spill file any indexed result names", path)
+	if sf.File == nil {
+		return FileSlice{Path: sf.Path, State: sf.State, Detail: sf.Detail, Offset: q.Offset}, nil
 	}
-	return readSlice(path, offset, limit)
+	defer sf.File.Close()
+	return readSlice(sf.File, sf.Path, q.Offset, min(q.Limit, maxFileSlice))
 }
 
 // Retention is the bound service that re-runs the retention core.

@@ -24,7 +24,12 @@ func (s *Store) DBPath() string { return filepath.Join(s.cfg.DataDir, "index.db"
 
 // DB opens the index if needed.
 func (s *Store) DB() (*sessions.DB, error) {
-	s.once.Do(func() { s.db, s.err = sessions.Open(s.DBPath()) })
+	s.once.Do(func() {
+		s.db, s.err = sessions.Open(s.DBPath())
+		if s.err == nil {
+			s.db.SetEnv(s.cfg.env())
+		}
+	})
 	return s.db, s.err
 }
 

@@ -7,8 +7,11 @@ package app
 
 // SessionRow is one indexed transcript in the sessions list.
 type SessionRow struct {
-	ID           int64  `json:"id"`
-	Harness      string `json:"harness"`
+	ID      int64  `json:"id"`
+	Harness string `json:"harness"`
+	// HarnessLabel is the harness's product name, from the harness
+	// registry (the harness's own file), for a build whose catalogue lacks it.
+	HarnessLabel string `json:"harnessLabel"`
 	SessionID    string `json:"sessionId"`
 	AgentID      string `json:"agentId"`
 	Project      string `json:"project"`
@@ -78,8 +81,12 @@ type ResultRow struct {
 	NoticeKind       string `json:"noticeKind"`
 	NoticePath       string `json:"noticePath"`
 	NoticeFileExists bool   `json:"noticeFileExists"`
-	File             string `json:"file"`
-	Line             int64  `json:"line"`
+	// NoticeFileState is the file rule's verdict when the result was
+	// indexed: "exists", "missing", "outside" (never opened) or
+	// "unreadable". The result view asks again (SpillFile).
+	NoticeFileState string `json:"noticeFileState"`
+	File            string `json:"file"`
+	Line            int64  `json:"line"`
 }
 
 // BlockView is one content block as a screen shows it. Text is untrusted and
@@ -275,16 +282,32 @@ type IndexStatus struct {
 	LastIndexedAgo string  `json:"lastIndexedAgo"`
 }
 
-// Diagnostic is a bad line or file the indexer skipped.
+// Diagnostic is a bad line or file the indexer skipped: a stable code and
+// its params for the window to translate, and the English message.
 type Diagnostic struct {
-	File    string `json:"file"`
-	Line    int64  `json:"line"`
-	Message string `json:"message"`
+	File    string            `json:"file"`
+	Line    int64             `json:"line"`
+	Code    string            `json:"code"`
+	Params  map[string]string `json:"params"`
+	Message string            `json:"message"`
+}
+
+// SpillQuery asks for part of an indexed result's spill file. The index
+// decides which file that is; the window never names a path.
+type SpillQuery struct {
+	ResultID int64 `json:"resultId"`
+	Offset   int64 `json:"offset"`
+	Limit    int64 `json:"limit"`
 }
 
 // FileSlice is part of a spill file or complete result file.
 type FileSlice struct {
-	Path   string `json:"path"`
+	Path string `json:"path"`
+	// State is the file rule's verdict, asked at this read: "exists",
+	// "missing", "outside" (the notice names a file outside the folders
+	// the session's harness writes: not opened) or "unreadable".
+	State  string `json:"state"`
+	Detail string `json:"detail"`
 	Exists bool   `json:"exists"`
 	Size   int64  `json:"size"`
 	Offset int64  `json:"offset"`

@@ -76,7 +76,7 @@ func BenchmarkParseClaude(b *testing.B) {
 			st, _ := f.Stat()
 			pr := &Parsed{OnResult: func(r *ToolResult) { r.Blocks = nil }}
 			rd := &ClaudeReader{}
-			readLines(f, 0, 1, st.Size(), rd.ReadLine, pr, nil)
+			readLines(context.Background(), f, 0, 1, st.Size(), rd.ReadLine, pr, nil)
 			f.Close()
 		}
 	}

@@ -3,6 +3,7 @@ package sessions
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -164,7 +165,7 @@ func (d *DB) BrowseDiagnostics(ctx context.Context, limit int) ([]Diagnostic, er
 	if limit <= 0 || limit > 10000 {
 		limit = 1000
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT f.path, dg.line, dg.message FROM diagnostics dg JOIN files f ON f.id = dg.file_id
+	rows, err := d.db.QueryContext(ctx, `SELECT f.path, dg.line, dg.code, dg.params, dg.message FROM diagnostics dg JOIN files f ON f.id = dg.file_id
 ORDER BY f.path, dg.line LIMIT ?`, limit)
 	if err != nil {
 		return nil, fmt.Errorf("sessions: list diagnostics: %w", err)
@@ -173,22 +174,13 @@ ORDER BY f.path, dg.line LIMIT ?`, limit)
 	var out []Diagnostic
 	for rows.Next() {
 		var dg Diagnostic
-		if err := rows.Scan(&dg.File, &dg.Line, &dg.Message); err != nil {
+		var params string
+		if err := rows.Scan(&dg.File, &dg.Line, &dg.Code, &params, &dg.Message); err != nil {
 			return nil, fmt.Errorf("sessions: list diagnostics: %w", err)
 		}
+		dg.Params = map[string]string{}
+		json.Unmarshal([]byte(params), &dg.Params)
 		out = append(out, dg)
 	}
 	return out, rows.Err()
-}
-
-// KnownSpillFile reports whether path is a spill file some indexed result
-// names (as resolved on disk), so the window reads only files the index
-// points at.
-func (d *DB) KnownSpillFile(ctx context.Context, path string) (bool, error) {
-	var n int
-	err := d.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM tool_results WHERE spill_resolved = ? OR spill_path = ?`, path, path).Scan(&n)
-	if err != nil {
-		return false, fmt.Errorf("sessions: spill file lookup: %w", err)
-	}
-	return n > 0, nil
 }

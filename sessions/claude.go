@@ -2,11 +2,149 @@ package sessions
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
 
 	"spillscope/retention"
 )
+
+// HarnessClaude is Claude Code's name in the index.
+const HarnessClaude = "claude-code"
+
+func init() { Register(claudeCode{}) }
+
+// claudeCode reads Claude Code transcripts:
+// <config>/projects/<encoded cwd>/<session id>.jsonl, subagents under
+// <session id>/subagents/agent-<id>.jsonl (FORMATS.md section 1).
+type claudeCode struct{}
+
+func (claudeCode) Name() string  { return HarnessClaude }
+func (claudeCode) Label() string { return "Claude Code" }
+
+// DefaultRoots: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects.
+func (claudeCode) DefaultRoots(env Env) []string {
+	return []string{filepath.Join(env.Dir("CLAUDE_CONFIG_DIR", filepath.Join(env.Home(), ".claude")), "projects")}
+}
+
+var (
+	claudeSessionName = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	claudeAgentName   = regexp.MustCompile(`^agent-[A-Za-z0-9_-]+\.jsonl$`)
+)
+
+// claudeIDKeys are top-level keys only Claude Code's records carry (beside
+// a type it writes); another format's line with a "user" type lacks them.
+var claudeIDKeys = map[string]bool{"sessionId": true, "uuid": true, "parentUuid": true, "leafUuid": true, "messageId": true}
+
+// Detect: a line of a Claude type carrying one of its id keys; or, for a
+// file with no such line (0 bytes, say), its own layout: a session-id-named
+// transcript in a project folder of "projects", or a subagent transcript
+// beside one.
+func (claudeCode) Detect(p *Probe) Match {
+	base := p.Base()
+	if !strings.HasSuffix(base, ".jsonl") {
+		return MatchNone
+	}
+	for _, l := range p.Lines() {
+		var typ string
+		var id bool
+		wholeObject(l, func(k []byte, vs, ve int) bool {
+			switch key := string(k); {
+			case key == "type":
+				typ, _ = str(l[vs:ve])
+			case claudeIDKeys[key]:
+				id = true
+			}
+			return true
+		})
+		if id && claudeTypes[typ] {
+			return MatchContent
+		}
+	}
+	dir := filepath.Dir(p.Path)
+	switch {
+	case claudeSessionName.MatchString(strings.TrimSuffix(base, ".jsonl")) && filepath.Base(filepath.Dir(dir)) == "projects":
+		return MatchPath
+	case claudeAgentName.MatchString(base) && filepath.Base(dir) == "subagents" && claudeSessionName.MatchString(filepath.Base(filepath.Dir(dir))):
+		return MatchPath
+	}
+	return MatchNone
+}
+
+// Claude Code's notice kinds.
+const (
+	NoticeClaudePersisted = "claude-persisted-output"
+	NoticeClaudeMCP       = "claude-mcp-saved"
+)
+
+// Notices: <persisted-output>…Full output saved to: <path> (2.1.x, and the
+// short "Tool result saved to:" form), and the MCP "… exceeds maximum
+// allowed tokens. Output has been saved to <path>." (FORMATS.md section 1).
+func (claudeCode) Notices() []NoticeRule { return claudeNotices }
+
+var claudeNotices = []NoticeRule{
+	{Kind: NoticeClaudePersisted, Marker: "<persisted-output>",
+		Pattern: regexp.MustCompile(`<persisted-output>[\s\S]*?(?:Full output saved to|Tool result saved to):[ \t]*([^\n]+?)[ \t]*(?:\n|</persisted-output>|$)`)},
+	{Kind: NoticeClaudeMCP, Marker: "exceeds maximum allowed tokens",
+		Pattern: regexp.MustCompile(`exceeds maximum allowed tokens\. Output has been saved to ([^\n]+?)\.?[ \t]*(?:\n|$)`)},
+}
+
+// claudeProject is the project folder a transcript belongs to: its own
+// folder, or three up for a subagent's (<project>/<session>/subagents/).
+func claudeProject(path string) string {
+	dir := filepath.Dir(path)
+	if filepath.Base(dir) == "subagents" {
+		return filepath.Dir(filepath.Dir(dir))
+	}
+	return dir
+}
+
+// claudeSession is the session whose folder holds a transcript's spill
+// files: its session id, else (no line named one) its file name.
+func claudeSession(s SessionRef) string {
+	if s.SessionID != "" {
+		return s.SessionID
+	}
+	return strings.TrimSuffix(filepath.Base(s.Path), ".jsonl")
+}
+
+// claudeSpillName is the shape of Claude Code's spill file names: the
+// tool_use id (or a short random id in /tmp) with .txt, or .json for an
+// array of content blocks.
+const claudeSpillName = `[A-Za-z0-9][A-Za-z0-9_.-]*\.(?:txt|json)`
+
+// Locations: <project>/<session>/tool-results/ beside the transcript, and
+// the temp folders Claude Code 2.1.x writes: /tmp/claude-tool-results/ and
+// /tmp/claude-<uid>/<project>/<session>/{tool-results,tasks}/.
+func (claudeCode) Locations(s SessionRef) []Location {
+	sid := regexp.QuoteMeta(claudeSession(s))
+	var out []Location
+	if l, ok := SessionLocation(s.Root, claudeProject(s.Path), sid+`/tool-results/`+claudeSpillName+`$`); ok {
+		out = append(out, l)
+	}
+	out = append(out, TempLocations(s.Env, `^claude-tool-results/`+claudeSpillName+`$`)...)
+	return append(out, TempLocations(s.Env, `^claude-[0-9]+/[^/]+/`+sid+`/(?:tool-results/`+claudeSpillName+`|tasks/[A-Za-z0-9_.-]+\.output)$`)...)
+}
+
+// SpillCandidates: the named path, then the same name in the session's
+// tool-results folder beside the transcript (a copied session folder).
+func (claudeCode) SpillCandidates(named string, s SessionRef) []string {
+	base := filepath.Base(filepath.FromSlash(named))
+	return []string{namedPath(named, s.Path), filepath.Join(claudeProject(s.Path), claudeSession(s), "tool-results", base)}
+}
+
+func (claudeCode) Read(ctx context.Context, src Source, p *Parsed) (ReadState, error) {
+	return readLineLog(ctx, src, p, "Claude Code", func(names map[string]string) func(Line, *Parsed) {
+		return (&ClaudeReader{Names: names}).ReadLine
+	})
+}
+
+func (claudeCode) ReadResult(path string, loc Locator, callID string) (retention.Result, error) {
+	return lineResult(path, loc, callID, (&ClaudeReader{}).ReadLine)
+}
 
 // claudeTypes are the top-level line types Claude Code writes; anything else
 // is reported once per line as unknown but never stops the file.
@@ -84,7 +222,7 @@ func (c *ClaudeReader) ReadLine(l Line, p *Parsed) {
 			s.Project = info.cwd
 		}
 	}
-	p.seeTime(ts)
+	p.SeeTime(ts)
 	if msg == nil {
 		return
 	}
@@ -113,7 +251,7 @@ func (c *ClaudeReader) assistant(l Line, msg []byte, reqID string, p *Parsed) {
 		return true
 	})
 	if err != nil {
-		p.diag(l.Number, "assistant message is not a JSON object")
+		p.badShape(l.Number, "message", "object")
 		return
 	}
 	if model != "" && model != "<synthetic>" {
@@ -136,11 +274,11 @@ func (c *ClaudeReader) assistant(l Line, msg []byte, reqID string, p *Parsed) {
 				return true
 			})
 			c.Names[tid] = name
-			p.addCall(tid, name)
+			p.AddCall(tid, name)
 			return true
 		})
 		if err != nil {
-			p.diag(l.Number, "assistant content is not a JSON array")
+			p.badShape(l.Number, "message.content", "array")
 		}
 	}
 	if len(usage) > 0 && usage[0] == '{' {
@@ -163,7 +301,7 @@ func (c *ClaudeReader) assistant(l Line, msg []byte, reqID string, p *Parsed) {
 			}
 			return true
 		})
-		p.addUsage(u)
+		p.AddUsage(u)
 	}
 }
 
@@ -197,7 +335,7 @@ func (c *ClaudeReader) user(l Line, msg []byte, ts string, tur []byte, p *Parsed
 		}
 		r := ToolResult{
 			CallID: callID, ToolName: c.Names[callID], Time: ts, IsError: isErr,
-			Offset: l.Offset, Length: l.Length, Line: l.Number, Index: idx,
+			Locator: Locator{Offset: l.Offset, Length: l.Length, Index: idx}, Line: l.Number,
 		}
 		blocks, bad := claudeBlocks(inner)
 		r.Blocks = blocks
@@ -206,7 +344,7 @@ func (c *ClaudeReader) user(l Line, msg []byte, ts string, tur []byte, p *Parsed
 		return true
 	})
 	if err != nil {
-		p.diag(l.Number, "user content is not a JSON array")
+		p.badShape(l.Number, "message.content", "array")
 	}
 	// Newer versions also name the spill file in toolUseResult; a line
 	// carries one toolUseResult, so it can only be tied to a lone result.
@@ -221,7 +359,7 @@ func (c *ClaudeReader) user(l Line, msg []byte, ts string, tur []byte, p *Parsed
 		}
 	}
 	for _, r := range found {
-		p.addResult(r)
+		p.AddResult(r)
 	}
 }
 

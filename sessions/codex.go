@@ -1,11 +1,83 @@
 package sessions
 
 import (
+	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"spillscope/retention"
 )
+
+// HarnessCodex is Codex CLI's name in the index.
+const HarnessCodex = "codex"
+
+func init() { Register(codexCLI{}) }
+
+// codexCLI reads Codex CLI rollouts:
+// <codex home>/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl (FORMATS.md
+// section 2). Codex truncates inline and writes no spill file.
+type codexCLI struct{}
+
+func (codexCLI) Name() string  { return HarnessCodex }
+func (codexCLI) Label() string { return "Codex CLI" }
+
+// DefaultRoots: $CODEX_HOME, else ~/.codex; its sessions/ and
+// archived_sessions/ (codex-rs rollout SESSIONS_SUBDIR and
+// ARCHIVED_SESSIONS_SUBDIR).
+func (codexCLI) DefaultRoots(env Env) []string {
+	home := env.Dir("CODEX_HOME", filepath.Join(env.Home(), ".codex"))
+	return []string{filepath.Join(home, "sessions"), filepath.Join(home, "archived_sessions")}
+}
+
+// Detect: a rollout-*.jsonl by name, else a line shaped
+// {timestamp, type, payload} with a rollout line type.
+func (codexCLI) Detect(p *Probe) Match {
+	base := p.Base()
+	if !strings.HasSuffix(base, ".jsonl") {
+		return MatchNone
+	}
+	if strings.HasPrefix(base, "rollout-") {
+		return MatchPath
+	}
+	for _, l := range p.Lines() {
+		var payload bool
+		var typ string
+		wholeObject(l, func(k []byte, vs, ve int) bool {
+			switch string(k) {
+			case "payload":
+				payload = true
+			case "type":
+				typ, _ = str(l[vs:ve])
+			}
+			return true
+		})
+		if payload && codexTypes[typ] {
+			return MatchContent
+		}
+	}
+	return MatchNone
+}
+
+// Notices: none; Codex's truncation marker names no file.
+func (codexCLI) Notices() []NoticeRule { return nil }
+
+// Locations: none; Codex keeps only the truncated text.
+func (codexCLI) Locations(SessionRef) []Location { return nil }
+
+func (codexCLI) SpillCandidates(named string, s SessionRef) []string {
+	return []string{namedPath(named, s.Path)}
+}
+
+func (codexCLI) Read(ctx context.Context, src Source, p *Parsed) (ReadState, error) {
+	return readLineLog(ctx, src, p, "Codex CLI", func(names map[string]string) func(Line, *Parsed) {
+		return (&CodexReader{Names: names}).ReadLine
+	})
+}
+
+func (codexCLI) ReadResult(path string, loc Locator, callID string) (retention.Result, error) {
+	return lineResult(path, loc, callID, (&CodexReader{}).ReadLine)
+}
 
 var codexTypes = map[string]bool{
 	"session_meta": true, "turn_context": true, "response_item": true, "event_msg": true,
@@ -41,7 +113,7 @@ func (c *CodexReader) ReadLine(l Line, p *Parsed) {
 	if c.Names == nil {
 		c.Names = map[string]string{}
 	}
-	p.seeTime(ts)
+	p.SeeTime(ts)
 	if len(payload) == 0 || payload[0] != '{' {
 		return
 	}
@@ -66,7 +138,7 @@ func (c *CodexReader) ReadLine(l Line, p *Parsed) {
 			s.Cwd, s.Project = cwd, cwd
 		}
 		if t, _ := str(f["timestamp"]); t != "" {
-			p.seeTime(t)
+			p.SeeTime(t)
 		}
 	case "turn_context":
 		if m, _ := str(f["model"]); m != "" {
@@ -81,16 +153,16 @@ func (c *CodexReader) ReadLine(l Line, p *Parsed) {
 			id, _ := str(f["call_id"])
 			name, _ := str(f["name"])
 			c.Names[id] = name
-			p.addCall(id, name)
+			p.AddCall(id, name)
 		case "function_call_output", "custom_tool_call_output":
 			id, _ := str(f["call_id"])
 			r := ToolResult{CallID: id, ToolName: c.Names[id], Time: ts,
-				Offset: l.Offset, Length: l.Length, Line: l.Number}
+				Locator: Locator{Offset: l.Offset, Length: l.Length}, Line: l.Number}
 			blocks, problems := codexBlocks(f["output"])
 			r.Blocks = blocks
 			r.IsError = codexIsError(blocks)
 			resultProblems(p, l.Number, id, problems)
-			p.addResult(r)
+			p.AddResult(r)
 		}
 	case "event_msg":
 		if ptype == "token_count" {
@@ -122,7 +194,7 @@ func (c *CodexReader) ReadLine(l Line, p *Parsed) {
 			fresh, cached := splitCached(in, cached)
 			// total_token_usage is a running total repeated after every
 			// request: the last one is the session's usage.
-			p.addUsage(Usage{Key: "total", Input: fresh, CacheRead: cached, CacheWrite: cw, Output: out, Reasoning: reas})
+			p.AddUsage(Usage{Key: "total", Input: fresh, CacheRead: cached, CacheWrite: cw, Output: out, Reasoning: reas})
 		}
 	}
 }

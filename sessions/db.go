@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // the sqlite3 driver, built with -tags sqlite_fts5
@@ -26,7 +27,22 @@ type DB struct {
 	db       *sql.DB
 	path     string
 	attaches string
+	// env is what the harnesses read of the machine (temp folder, homes)
+	// for spill locations; the process environment unless SetEnv says.
+	env Env
+	// unclaimed remembers files no harness claimed, by size and mtime, so
+	// an unchanged one is not read again on every pass (a folder of logs of
+	// a harness this build does not read).
+	mu        sync.Mutex
+	unclaimed map[string][2]int64
 }
+
+// SetEnv sets the environment harnesses resolve their folders from (the
+// temp folder of spill files, their homes). Call it before indexing.
+func (d *DB) SetEnv(env Env) { d.env = env }
+
+// dataDir is the folder that holds the database and the attachment store.
+func (d *DB) dataDir() string { return filepath.Dir(d.path) }
 
 // DataDirEnv names the variable that moves the data directory.
 const DataDirEnv = "SPILLSCOPE_DATA_DIR"
@@ -96,7 +112,7 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sessions: open %s: %w", abs, err)
 	}
-	d := &DB{db: sqldb, path: abs, attaches: filepath.Join(filepath.Dir(abs), "attachments")}
+	d := &DB{db: sqldb, path: abs, attaches: filepath.Join(filepath.Dir(abs), "attachments"), env: SystemEnv()}
 	if err := d.migrate(context.Background()); err != nil {
 		sqldb.Close()
 		return nil, err
@@ -113,8 +129,21 @@ func (d *DB) Path() string { return d.path }
 // AttachmentDir is where image bytes are stored, one file per sha256.
 func (d *DB) AttachmentDir() string { return d.attaches }
 
+// migrate applies the embedded migrations not yet recorded, in one
+// transaction on one connection with foreign keys off, as SQLite's recipe
+// for rebuilding a table asks (a dropped parent table would otherwise take
+// its children with it); the keys are checked before the commit.
 func (d *DB) migrate(ctx context.Context) error {
-	tx, err := d.db.BeginTx(ctx, nil)
+	conn, err := d.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("sessions: migrate: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		return fmt.Errorf("sessions: migrate: %w", err)
+	}
+	defer conn.ExecContext(context.Background(), `PRAGMA foreign_keys = ON`)
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("sessions: migrate: %w", err)
 	}
@@ -146,6 +175,15 @@ func (d *DB) migrate(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO migrations (name, applied_at) VALUES (?, ?)`, base, time.Now().UTC().Format(time.RFC3339)); err != nil {
 			return fmt.Errorf("sessions: migration %s: %w", base, err)
 		}
+	}
+	rows, err := tx.QueryContext(ctx, `PRAGMA foreign_key_check`)
+	if err != nil {
+		return fmt.Errorf("sessions: migrate: %w", err)
+	}
+	bad := rows.Next()
+	rows.Close()
+	if bad {
+		return fmt.Errorf("sessions: migrate: foreign keys broken after migrating")
 	}
 	return tx.Commit()
 }

@@ -38,10 +38,11 @@ func (d *DB) Enrich(ctx context.Context, opts EnrichOptions) error {
 }
 
 type todo struct {
-	id, offset, length int64
-	index              int
-	harness, path      string
-	callID, route      string
+	id            int64
+	loc           Locator
+	harness, path string
+	callID, route string
+	sig           string
 }
 
 // The two pending-work queries differ in their condition and order; both
@@ -49,10 +50,10 @@ type todo struct {
 // first, so the top of every "most tokens" ranking turns exact earliest;
 // search goes in file order, for read locality.
 const (
-	todoTokens = `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.call_id, s.route
+	todoTokens = `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.src_key, r.call_id, s.route, r.content_sig
 FROM tool_results r JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id
 WHERE r.est_tokens IS NULL ORDER BY r.approx_tokens DESC, r.id`
-	todoSearch = `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.call_id, s.route
+	todoSearch = `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.src_key, r.call_id, s.route, r.content_sig
 FROM tool_results r JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id
 WHERE r.fts_done = 0 ORDER BY r.file_id, r.src_offset`
 )
@@ -66,12 +67,27 @@ func (d *DB) todos(ctx context.Context, query string) ([]todo, error) {
 	var out []todo
 	for rows.Next() {
 		var t todo
-		if err := rows.Scan(&t.id, &t.harness, &t.path, &t.offset, &t.length, &t.index, &t.callID, &t.route); err != nil {
+		if err := rows.Scan(&t.id, &t.harness, &t.path, &t.loc.Offset, &t.loc.Length, &t.loc.Index, &t.loc.Key, &t.callID, &t.route, &t.sig); err != nil {
 			return nil, fmt.Errorf("sessions: pending results: %w", err)
 		}
 		out = append(out, t)
 	}
 	return out, rows.Err()
+}
+
+// read reads a pending result back from its source. A result whose content
+// no longer matches what was indexed (the file changed since) is not read:
+// the next structure pass re-indexes it, and nothing is counted from text
+// the index does not describe.
+func (t todo) read() (retention.Result, bool) {
+	res, err := readResult(t.harness, t.path, t.loc, t.callID)
+	if err != nil {
+		return res, false
+	}
+	if t.sig != "" && blockSig(res.Content) != t.sig {
+		return res, false
+	}
+	return res, true
 }
 
 // EstimateTokens prices every result without an estimate on its session's
@@ -110,21 +126,21 @@ JOIN attachments a ON a.sha256 = ra.sha256 JOIN tool_results r ON r.id = ra.resu
 	}
 	rows.Close()
 	type est struct {
-		id, offset         int64
-		callID             string
+		id                 int64
+		sig                string
 		text, image, total int64
 		route              string
 		ok                 bool
 	}
 	work := func(t todo) est {
-		e := est{id: t.id, offset: t.offset, callID: t.callID, route: t.route}
+		e := est{id: t.id, sig: t.sig, route: t.route}
 		_, rt, estName := routeFor(t.route)
 		est, err := retention.LookupEstimator(estName)
 		if err != nil {
 			return e
 		}
-		res, err := ReadResultAt(t.harness, t.path, t.offset, t.length, t.index, t.callID)
-		if err != nil {
+		res, ok := t.read()
+		if !ok {
 			return e
 		}
 		for i, b := range res.Content {
@@ -152,14 +168,14 @@ JOIN attachments a ON a.sha256 = ra.sha256 JOIN tool_results r ON r.id = ra.resu
 		if !e.ok {
 			return nil
 		}
-		// The row may have been re-indexed meanwhile (and its id reused),
-		// or its session moved to another route: write only to the result
-		// that was read, and only while its session is on the route it was
-		// counted on.
+		// The row may have been re-indexed meanwhile with other content,
+		// or its session moved to another route: write only while the
+		// result holds the content that was counted, and its session is on
+		// the route it was counted on.
 		_, err := tx.ExecContext(ctx, `UPDATE tool_results SET est_tokens = ?, est_text_tokens = ?, est_image_tokens = ?, est_route = ?
-WHERE id = ? AND call_id = ? AND src_offset = ? AND est_tokens IS NULL
+WHERE id = ? AND content_sig = ? AND est_tokens IS NULL
   AND (SELECT route FROM sessions WHERE sessions.id = tool_results.session_id) = ?`,
-			e.total, e.text, e.image, e.route, e.id, e.callID, e.offset, e.route)
+			e.total, e.text, e.image, e.route, e.id, e.sig, e.route)
 		return err
 	})
 }
@@ -173,14 +189,14 @@ func (d *DB) IndexText(ctx context.Context, opts EnrichOptions) error {
 		return err
 	}
 	type doc struct {
-		id, offset   int64
-		callID, body string
-		ok           bool
+		id        int64
+		sig, body string
+		ok        bool
 	}
 	work := func(t todo) doc {
-		res, err := ReadResultAt(t.harness, t.path, t.offset, t.length, t.index, t.callID)
-		if err != nil {
-			return doc{id: t.id, offset: t.offset, callID: t.callID}
+		res, ok := t.read()
+		if !ok {
+			return doc{id: t.id, sig: t.sig}
 		}
 		var sb strings.Builder
 		for _, b := range res.Content {
@@ -193,7 +209,7 @@ func (d *DB) IndexText(ctx context.Context, opts EnrichOptions) error {
 				sb.WriteByte('\n')
 			}
 		}
-		return doc{id: t.id, offset: t.offset, callID: t.callID, body: sb.String(), ok: true}
+		return doc{id: t.id, sig: t.sig, body: sb.String(), ok: true}
 	}
 	return runPhase(ctx, d, opts, PhaseSearch, list, work, func(tx *sql.Tx, dc doc) error {
 		state := 1
@@ -202,8 +218,8 @@ func (d *DB) IndexText(ctx context.Context, opts EnrichOptions) error {
 		}
 		// Mark first: if the row was re-indexed meanwhile, nothing matches
 		// and no stray search entry is written for its id.
-		res, err := tx.ExecContext(ctx, `UPDATE tool_results SET fts_done = ? WHERE id = ? AND call_id = ? AND src_offset = ? AND fts_done = 0`,
-			state, dc.id, dc.callID, dc.offset)
+		res, err := tx.ExecContext(ctx, `UPDATE tool_results SET fts_done = ? WHERE id = ? AND content_sig = ? AND fts_done = 0`,
+			state, dc.id, dc.sig)
 		if err != nil {
 			return err
 		}

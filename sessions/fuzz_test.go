@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -140,4 +142,27 @@ func (c *chunked) Read(p []byte) (int, error) {
 	copy(p, c.data[:k])
 	c.data = c.data[k:]
 	return k, nil
+}
+
+// FuzzDetect: detection reads the first bytes of any file under a root; it
+// never panics, and a harness claims a .jsonl file only on its own shape.
+func FuzzDetect(f *testing.F) {
+	f.Add([]byte(cResult("s", "t", "x")))
+	f.Add([]byte(`{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}` + "\n"))
+	f.Add([]byte(`{"type":"session","version":0,"id":"s","createdAt":1,"delegationDepth":0}` + "\n"))
+	f.Add([]byte("// x\n{\"type\":\"user\"\n"))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(dir, "x.jsonl")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		h := detect(&Probe{Path: p})
+		if h != "" && h != HarnessClaude && h != HarnessCodex {
+			t.Fatalf("%q claimed a .jsonl file outside its layout", h)
+		}
+		if h == HarnessClaude && !strings.Contains(string(data), `"type"`) {
+			t.Fatalf("claimed as Claude without a type: %q", data)
+		}
+	})
 }

@@ -2,10 +2,135 @@ package sessions
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 
 	"spillscope/retention"
 )
+
+// HarnessGemini is Gemini CLI's name in the index.
+const HarnessGemini = "gemini-cli"
+
+func init() { Register(geminiCLI{}) }
+
+// geminiCLI reads Gemini CLI chat files, one JSON document each:
+// <gemini dir>/tmp/<project>/chats/session-*.json (FORMATS.md section 3).
+// Gemini CLI rewrites the file every turn, so it is read whole each time;
+// results keep their ids through their natural keys.
+type geminiCLI struct{}
+
+func (geminiCLI) Name() string  { return HarnessGemini }
+func (geminiCLI) Label() string { return "Gemini CLI" }
+
+// DefaultRoots: the tmp folder of Gemini CLI's global folder, .gemini
+// under its home: $GEMINI_CLI_HOME when set (packages/core/src/utils/
+// paths.ts homedir()), else the user's home.
+func (geminiCLI) DefaultRoots(env Env) []string {
+	home := env.Dir("GEMINI_CLI_HOME", env.Home())
+	return []string{filepath.Join(home, ".gemini", "tmp")}
+}
+
+// Detect: session-*.json in a chats folder.
+func (geminiCLI) Detect(p *Probe) Match {
+	base := p.Base()
+	if strings.HasPrefix(base, "session-") && strings.HasSuffix(base, ".json") && filepath.Base(filepath.Dir(p.Path)) == "chats" {
+		return MatchPath
+	}
+	return MatchNone
+}
+
+// Gemini CLI's notice kinds.
+const (
+	NoticeGemini       = "gemini-cli"
+	NoticeGeminiLegacy = "gemini-cli-legacy"
+)
+
+// Notices: "Output too large. Showing first X and last Y characters. For
+// full output see: <file>", and the older "Tool output was too large and
+// has been truncated. The full output has been saved to: <file>".
+func (geminiCLI) Notices() []NoticeRule { return geminiNotices }
+
+var geminiNotices = []NoticeRule{
+	{Kind: NoticeGemini, Marker: "For full output see:",
+		Pattern: regexp.MustCompile(`Output too large\. Showing first [^\n]*? For full output see:[ \t]*([^\n]+?)[ \t]*(?:\n|$)`)},
+	{Kind: NoticeGeminiLegacy, Marker: "The full output has been saved to:",
+		Pattern: regexp.MustCompile(`Tool output was too large and has been truncated\.\s*The full output has been saved to:[ \t]*([^\n]+?)[ \t]*(?:\n|$)`)},
+}
+
+// geminiProject is a chat file's project temp folder, <tmp>/<project>.
+func geminiProject(path string) string { return filepath.Dir(filepath.Dir(path)) }
+
+// Locations: <project>/tool-outputs/[session-<id>/]<tool>_<call>.txt
+// (packages/core/src/utils/fileUtils.ts), and the older
+// <project>/<call id>.output.
+func (geminiCLI) Locations(s SessionRef) []Location {
+	var out []Location
+	sub := ""
+	if s.SessionID != "" {
+		sub = `(?:session-` + regexp.QuoteMeta(s.SessionID) + `/)?`
+	}
+	proj := geminiProject(s.Path)
+	if l, ok := SessionLocation(s.Root, proj, `tool-outputs/`+sub+`[A-Za-z0-9][A-Za-z0-9_.-]*\.txt$`); ok {
+		out = append(out, l)
+	}
+	if l, ok := SessionLocation(s.Root, proj, `[A-Za-z0-9][A-Za-z0-9_.-]*\.output$`); ok {
+		out = append(out, l)
+	}
+	return out
+}
+
+// SpillCandidates: the named path, then its place under this project's
+// folder (a copied tmp folder).
+func (geminiCLI) SpillCandidates(named string, s SessionRef) []string {
+	proj := geminiProject(s.Path)
+	out := []string{namedPath(named, s.Path)}
+	if _, rest, ok := strings.Cut(filepath.ToSlash(named), "/tool-outputs/"); ok {
+		out = append(out, filepath.Join(proj, "tool-outputs", filepath.FromSlash(rest)))
+	}
+	return append(out, filepath.Join(proj, filepath.Base(filepath.FromSlash(named))))
+}
+
+func (geminiCLI) Read(ctx context.Context, src Source, p *Parsed) (ReadState, error) {
+	doc, ok := readDoc(src, p)
+	if ok {
+		ReadGeminiDoc(doc, p)
+	}
+	return ReadState{Mode: ReadAll}, nil
+}
+
+// ReadResult: the locator's span is the toolCalls object itself.
+func (geminiCLI) ReadResult(path string, loc Locator, callID string) (retention.Result, error) {
+	buf, err := readSpan(path, loc)
+	if err != nil {
+		return retention.Result{}, err
+	}
+	r, _ := geminiCall(buf)
+	if r.CallID != callID {
+		return retention.Result{}, fmt.Errorf("%w: %s at %d has no result %q", ErrResultGone, path, loc.Offset, callID)
+	}
+	return retention.Result{Content: r.Blocks, IsError: r.IsError}, nil
+}
+
+// readDoc reads a whole JSON-document source (up to its size when found).
+func readDoc(src Source, p *Parsed) ([]byte, bool) {
+	f, err := os.Open(src.Path)
+	if err != nil {
+		p.Diag(0, DiagUnreadable, map[string]string{"error": errText(err)})
+		return nil, false
+	}
+	defer f.Close()
+	doc, err := io.ReadAll(io.LimitReader(f, src.Size))
+	if err != nil {
+		p.Diag(0, DiagUnreadable, map[string]string{"error": errText(err)})
+		return nil, false
+	}
+	return doc, true
+}
 
 // ReadGeminiDoc reads a Gemini CLI chat file (one JSON document with
 // messages[] and their toolCalls[]). A tool result's offset and length
@@ -25,14 +150,14 @@ func ReadGeminiDoc(doc []byte, p *Parsed) {
 			}
 		case "startTime", "lastUpdated":
 			t, _ := str(v)
-			p.seeTime(t)
+			p.SeeTime(t)
 		case "messages":
 			messages, msgStart = v, vs
 		}
 		return true
 	})
 	if err != nil {
-		p.diag(1, "chat file is not one JSON object")
+		p.badShape(1, "$", "object")
 		if messages == nil {
 			return
 		}
@@ -64,10 +189,10 @@ func ReadGeminiDoc(doc []byte, p *Parsed) {
 			return true
 		})
 		if err != nil {
-			p.diag(lc.at(base), fmt.Sprintf("message %d is not a JSON object", i))
+			p.badShape(lc.at(base), fmt.Sprintf("messages[%d]", i), "object")
 			return true
 		}
-		p.seeTime(ts)
+		p.SeeTime(ts)
 		if model != "" {
 			s.Model = model
 		}
@@ -92,7 +217,7 @@ func ReadGeminiDoc(doc []byte, p *Parsed) {
 				return true
 			})
 			u.Input, u.CacheRead = splitCached(in, cached)
-			p.addUsage(u)
+			p.AddUsage(u)
 		}
 		if len(calls) == 0 || calls[0] != '[' {
 			return true
@@ -103,19 +228,18 @@ func ReadGeminiDoc(doc []byte, p *Parsed) {
 			if r.Time == "" {
 				r.Time = ts
 			}
-			r.Offset, r.Length, r.Line, r.Index = int64(off), int64(ce-cs), lc.at(off), j
+			r.Locator = Locator{Offset: int64(off), Length: int64(ce - cs), Index: j}
+			r.Line = lc.at(off)
 			line := r.Line
-			for _, pr := range problems {
-				p.diag(line, fmt.Sprintf("tool call %s: %s", r.CallID, pr))
-			}
-			p.addCall(r.CallID, r.ToolName)
-			p.addResult(r)
+			resultProblems(p, line, r.CallID, problems)
+			p.AddCall(r.CallID, r.ToolName)
+			p.AddResult(r)
 			return true
 		})
 		return true
 	})
 	if err != nil {
-		p.diag(1, "messages is not a JSON array")
+		p.badShape(1, "messages", "array")
 	}
 }
 

@@ -385,7 +385,7 @@ func TestDetectHarness(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := filepath.Join(dir, filepath.FromSlash(tt.rel))
 			writeFile(t, p, tt.content)
-			got := detectHarness(p, nil)
+			got := detect(&Probe{Path: p})
 			if got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}

@@ -2,17 +2,17 @@ package sessions
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"spillscope/retention"
@@ -60,6 +60,19 @@ type Summary struct {
 	Diagnostics      int     `json:"diagnostics"`
 	ChangedFiles     int     `json:"changedFiles"`
 	Seconds          float64 `json:"seconds"`
+	// PerHarness splits the totals by harness name (every registered
+	// harness is listed, with zeros where the roots hold none of its files).
+	PerHarness map[string]HarnessTotals `json:"perHarness"`
+}
+
+// HarnessTotals is one harness's share of a Summary.
+type HarnessTotals struct {
+	Files            int `json:"files"`
+	Sessions         int `json:"sessions"`
+	ToolResults      int `json:"toolResults"`
+	ToolResultImages int `json:"toolResultImages"`
+	SpillNotices     int `json:"spillNotices"`
+	Diagnostics      int `json:"diagnostics"`
 }
 
 // IndexOptions tune a structure pass.
@@ -70,13 +83,11 @@ type IndexOptions struct {
 }
 
 type fileRow struct {
-	id           int64
-	path, root   string
-	harness      string
-	size, mtime  int64
-	fingerprint  string
-	parsedOffset int64
-	parsedLine   int64
+	id          int64
+	path, root  string
+	harness     string
+	size, mtime int64
+	cursor      string
 }
 
 type candidate struct {
@@ -84,14 +95,11 @@ type candidate struct {
 	size, mtime         int64
 }
 
-// skipDirs hold spill files and attachments, never transcripts.
-var skipDirs = map[string]bool{"tool-results": true, "tool-outputs": true, "attachments": true, ".git": true}
-
-// CleanRoots makes roots absolute and checks that they exist and that the
-// database is not inside any of them (nothing is ever written under a
-// session root).
+// CleanRoots makes roots absolute (NormalizeRoot) and checks that they
+// exist and that the database is not inside any of them (nothing is ever
+// written under a session root).
 func (d *DB) CleanRoots(roots []string) ([]string, error) {
-	return cleanRoots(d.path, roots)
+	return cleanRoots(d.path, roots, d.env)
 }
 
 // CheckDBPath refuses a database path inside any session root. Call it
@@ -101,19 +109,19 @@ func CheckDBPath(dbPath string, roots []string) error {
 	if err != nil {
 		return fmt.Errorf("sessions: database path %q: %w", dbPath, err)
 	}
-	_, err = cleanRoots(abs, roots)
+	_, err = cleanRoots(abs, roots, SystemEnv())
 	return err
 }
 
-func cleanRoots(dbPath string, roots []string) ([]string, error) {
+func cleanRoots(dbPath string, roots []string, env Env) ([]string, error) {
 	out := make([]string, 0, len(roots))
 	attaches := filepath.Join(filepath.Dir(dbPath), "attachments")
 	dbReal := realPath(dbPath)
 	attReal := realPath(attaches)
 	for _, r := range roots {
-		abs, err := filepath.Abs(r)
+		abs, err := NormalizeRoot(r, env)
 		if err != nil {
-			return nil, fmt.Errorf("sessions: root %q: %w", r, err)
+			return nil, err
 		}
 		st, err := os.Stat(abs)
 		if err != nil {
@@ -186,7 +194,7 @@ func (d *DB) Index(ctx context.Context, roots []string, opts IndexOptions) (Summ
 				return nil
 			}
 			if e.IsDir() {
-				if path != root && skipDirs[e.Name()] {
+				if path != root && e.Name() == ".git" {
 					return fs.SkipDir
 				}
 				return nil
@@ -194,21 +202,32 @@ func (d *DB) Index(ctx context.Context, roots []string, opts IndexOptions) (Summ
 			if !e.Type().IsRegular() || seen[path] {
 				return nil
 			}
-			var pr *fileRow
-			if r, ok := prev[path]; ok {
-				pr = &r
-			}
-			h := detectHarness(path, pr)
-			if h == "" {
-				return nil
-			}
 			fi, err := e.Info()
 			if err != nil {
 				return nil
 			}
+			c := candidate{path: path, root: root, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+			// An unchanged file keeps the harness that read it: one stat, no
+			// read. Anything else is detected afresh.
+			if r, ok := prev[path]; ok && r.size == c.size && r.mtime == c.mtime {
+				if _, ok := LookupHarness(r.harness); ok {
+					c.harness = r.harness
+				}
+			}
+			if c.harness == "" {
+				if d.wasUnclaimed(path, c.size, c.mtime) {
+					return nil
+				}
+				rel, _ := filepath.Rel(root, path)
+				c.harness = detect(&Probe{Path: path, Rel: filepath.ToSlash(rel)})
+			}
+			if c.harness == "" {
+				d.markUnclaimed(path, c.size, c.mtime)
+				return nil
+			}
 			seen[path] = true
-			cands = append(cands, candidate{path: path, root: root, harness: h, size: fi.Size(), mtime: fi.ModTime().UnixNano()})
-			total += fi.Size()
+			cands = append(cands, c)
+			total += c.size
 			return nil
 		})
 	}
@@ -263,78 +282,26 @@ func (d *DB) Index(ctx context.Context, roots []string, opts IndexOptions) (Summ
 	return t, nil
 }
 
-// detectHarness decides by path where it can and by the first bytes of the
-// file otherwise; "" means not a session file.
-func detectHarness(path string, prev *fileRow) string {
-	base := filepath.Base(path)
-	switch {
-	case strings.HasSuffix(base, RetainedSuffix):
-		return HarnessSpillscope
-	case strings.HasSuffix(base, ".json"):
-		if strings.HasPrefix(base, "session-") && filepath.Base(filepath.Dir(path)) == "chats" {
-			return HarnessGemini
-		}
-		return ""
-	case strings.HasSuffix(base, ".jsonl"):
-		if strings.HasPrefix(base, "rollout-") {
-			return HarnessCodex
-		}
-		if prev != nil && (prev.harness == HarnessClaude || prev.harness == HarnessCodex) {
-			return prev.harness
-		}
-		return sniffJSONL(path)
-	}
-	return ""
+// wasUnclaimed reports whether no harness claimed the file, unchanged
+// since, in an earlier pass of this DB.
+func (d *DB) wasUnclaimed(path string, size, mtime int64) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	v, ok := d.unclaimed[path]
+	return ok && v == [2]int64{size, mtime}
 }
 
-// sniffJSONL tells Codex rollouts ({timestamp,type,payload}) from Claude
-// transcripts by the top-level keys of the first lines that parse. A
-// substring test would be fooled by a transcript quoting the other format.
-func sniffJSONL(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return HarnessClaude // reported as unreadable when indexed
+func (d *DB) markUnclaimed(path string, size, mtime int64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.unclaimed == nil {
+		d.unclaimed = map[string][2]int64{}
 	}
-	defer f.Close()
-	lr := NewLineReader(io.LimitReader(f, 64<<20), 0, 1)
-	for range 8 {
-		l, err := lr.Next()
-		if err != nil {
-			break
-		}
-		var payload, typ bool
-		var kind string
-		_, err = wholeObject(l.Bytes, func(k []byte, vs, ve int) bool {
-			switch string(k) {
-			case "payload":
-				payload = true
-			case "type":
-				typ = true
-				kind, _ = str(l.Bytes[vs:ve])
-			case "sessionId", "parentUuid", "message", "uuid":
-				kind = "claude"
-				return false
-			}
-			return true
-		})
-		if err != nil && kind != "claude" {
-			continue
-		}
-		if kind == "claude" {
-			return HarnessClaude
-		}
-		if payload && typ && codexTypes[kind] {
-			return HarnessCodex
-		}
-		if typ && claudeTypes[kind] {
-			return HarnessClaude
-		}
-	}
-	return HarnessClaude
+	d.unclaimed[path] = [2]int64{size, mtime}
 }
 
 func (d *DB) fileRows(ctx context.Context) (map[string]fileRow, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT id, path, root, harness, size, mtime_ns, fingerprint, parsed_offset, parsed_line FROM files`)
+	rows, err := d.db.QueryContext(ctx, `SELECT id, path, root, harness, size, mtime_ns, cursor FROM files`)
 	if err != nil {
 		return nil, fmt.Errorf("sessions: read files: %w", err)
 	}
@@ -342,7 +309,7 @@ func (d *DB) fileRows(ctx context.Context) (map[string]fileRow, error) {
 	out := map[string]fileRow{}
 	for rows.Next() {
 		var r fileRow
-		if err := rows.Scan(&r.id, &r.path, &r.root, &r.harness, &r.size, &r.mtime, &r.fingerprint, &r.parsedOffset, &r.parsedLine); err != nil {
+		if err := rows.Scan(&r.id, &r.path, &r.root, &r.harness, &r.size, &r.mtime, &r.cursor); err != nil {
 			return nil, fmt.Errorf("sessions: read files: %w", err)
 		}
 		out[r.path] = r
@@ -350,7 +317,8 @@ func (d *DB) fileRows(ctx context.Context) (map[string]fileRow, error) {
 	return out, rows.Err()
 }
 
-// dropMissing removes files under roots that the walk did not find.
+// dropMissing removes files under roots that the walk did not find (or no
+// harness reads any more).
 func (d *DB) dropMissing(ctx context.Context, roots []string, seen map[string]bool, prev map[string]fileRow) (int, error) {
 	var ids []int64
 	for p, r := range prev {
@@ -383,63 +351,61 @@ func (d *DB) dropMissing(ctx context.Context, roots []string, seen map[string]bo
 	return len(ids), nil
 }
 
-// Totals counts what the index holds for files under roots. Sessions are
-// distinct harness session ids (a subagent transcript belongs to its parent
-// session; each retained record of this project is its own session, as the
-// window lists it); images are those stored as attachments (an image whose
-// base64 is invalid is a diagnostic).
+// Totals counts what the index holds for files under roots, in all and per
+// harness. Sessions are distinct harness session ids (a subagent transcript
+// belongs to its parent session; each retained record of this project is
+// its own session, as the window lists it); images are those stored as
+// attachments (an image whose base64 is invalid is a diagnostic).
 func (d *DB) Totals(ctx context.Context, roots []string) (Summary, error) {
 	rj, _ := json.Marshal(roots)
-	var s Summary
-	err := d.db.QueryRowContext(ctx, `
-WITH f AS (SELECT id, size FROM files WHERE root IN (SELECT value FROM json_each(?)))
-SELECT
-  (SELECT COUNT(*) FROM f),
-  (SELECT COALESCE(SUM(size), 0) FROM f),
-  (SELECT COUNT(*) FROM (SELECT DISTINCT harness, session_id FROM sessions WHERE file_id IN (SELECT id FROM f))),
-  (SELECT COUNT(*) FROM tool_results WHERE file_id IN (SELECT id FROM f)),
-  (SELECT COUNT(*) FROM result_attachments WHERE result_id IN (SELECT id FROM tool_results WHERE file_id IN (SELECT id FROM f))),
-  (SELECT COUNT(*) FROM tool_results WHERE file_id IN (SELECT id FROM f) AND spill_kind IS NOT NULL),
-  (SELECT COUNT(*) FROM diagnostics WHERE file_id IN (SELECT id FROM f))`, string(rj)).Scan(
-		&s.Files, &s.Bytes, &s.Sessions, &s.ToolResults, &s.ToolResultImages, &s.SpillNotices, &s.Diagnostics)
+	rows, err := d.db.QueryContext(ctx, `
+WITH f AS (SELECT id, size, harness FROM files WHERE root IN (SELECT value FROM json_each(?))),
+fc AS (SELECT harness, COUNT(*) AS n, COALESCE(SUM(size), 0) AS b FROM f GROUP BY harness),
+sc AS (SELECT f.harness, COUNT(DISTINCT s.session_id) AS n FROM sessions s JOIN f ON f.id = s.file_id GROUP BY f.harness),
+rc AS (SELECT f.harness, COUNT(*) AS n, COUNT(r.spill_kind) AS k FROM tool_results r JOIN f ON f.id = r.file_id GROUP BY f.harness),
+ic AS (SELECT f.harness, COUNT(*) AS n FROM result_attachments ra JOIN tool_results r ON r.id = ra.result_id JOIN f ON f.id = r.file_id GROUP BY f.harness),
+dc AS (SELECT f.harness, COUNT(*) AS n FROM diagnostics dg JOIN f ON f.id = dg.file_id GROUP BY f.harness)
+SELECT fc.harness, fc.n, fc.b, COALESCE(sc.n, 0), COALESCE(rc.n, 0), COALESCE(ic.n, 0), COALESCE(rc.k, 0), COALESCE(dc.n, 0)
+FROM fc LEFT JOIN sc USING (harness) LEFT JOIN rc USING (harness) LEFT JOIN ic USING (harness) LEFT JOIN dc USING (harness)`, string(rj))
 	if err != nil {
+		return Summary{}, fmt.Errorf("sessions: totals: %w", err)
+	}
+	defer rows.Close()
+	s := Summary{PerHarness: map[string]HarnessTotals{}}
+	for _, h := range Harnesses() {
+		s.PerHarness[h.Name()] = HarnessTotals{}
+	}
+	for rows.Next() {
+		var name string
+		var h HarnessTotals
+		var bytes int64
+		if err := rows.Scan(&name, &h.Files, &bytes, &h.Sessions, &h.ToolResults, &h.ToolResultImages, &h.SpillNotices, &h.Diagnostics); err != nil {
+			return Summary{}, fmt.Errorf("sessions: totals: %w", err)
+		}
+		s.PerHarness[name] = h
+		s.Files += h.Files
+		s.Bytes += bytes
+		s.Sessions += h.Sessions
+		s.ToolResults += h.ToolResults
+		s.ToolResultImages += h.ToolResultImages
+		s.SpillNotices += h.SpillNotices
+		s.Diagnostics += h.Diagnostics
+	}
+	if err := rows.Err(); err != nil {
 		return Summary{}, fmt.Errorf("sessions: totals: %w", err)
 	}
 	return s, nil
 }
 
-// fingerprint hashes the first and last 64 KB of the first n bytes of f,
-// and n: enough to tell an append (the parsed prefix unchanged) from a
-// rewrite without reading the file.
-func fingerprint(f io.ReaderAt, n int64) (string, error) {
-	const w = 64 << 10
-	h := sha256.New()
-	head := min(n, w)
-	buf := make([]byte, head)
-	if _, err := f.ReadAt(buf, 0); err != nil && !errors.Is(err, io.EOF) {
-		return "", err
-	}
-	h.Write(buf)
-	if n > w {
-		ts := max(n-w, head)
-		tail := make([]byte, n-ts)
-		if _, err := f.ReadAt(tail, ts); err != nil && !errors.Is(err, io.EOF) {
-			return "", err
-		}
-		h.Write(tail)
-	}
-	fmt.Fprintf(h, "|%d", n)
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
 // resultExtra is what the indexer derives from a result's blocks before
-// dropping them: stored attachments, link views and the spill file.
+// dropping them: stored attachments, link views, the spill file and a
+// signature of the content.
 type resultExtra struct {
-	attach   []attachRef
-	links    []linkRow
-	resolved string
-	exists   bool
-	blocks   int
+	attach []attachRef
+	links  []linkRow
+	spill  FileCheck
+	blocks int
+	sig    string
 }
 
 type attachRef struct {
@@ -474,56 +440,31 @@ func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []
 		}
 		return false, nil
 	}
+	h, err := harnessFor(c.harness)
+	if err != nil {
+		return false, err
+	}
+	src := Source{Path: c.path, Root: c.root, Size: c.size, ModTime: c.mtime, Progress: onRead, Env: d.env}
+	if prev != nil && prev.harness == c.harness {
+		src.Cursor = prev.cursor
+		id := prev.id
+		src.KnownCalls = func() (map[string]string, error) { return d.callNames(ctx, id) }
+	}
 	p := &Parsed{}
 	var extras []resultExtra
+	rules := map[[2]string]FileRule{}
 	p.OnResult = func(r *ToolResult) {
-		extras = append(extras, d.processResult(r, c, p, roots))
+		extras = append(extras, d.processResult(r, c, p, roots, rules))
 	}
-	end, endLine := int64(0), int64(1)
-	appendMode := false
-	var names map[string]string
-	f, openErr := os.Open(c.path)
-	if openErr != nil {
-		p.diag(0, "cannot read file: "+errText(openErr))
-	} else {
-		defer f.Close()
-		jsonl := c.harness == HarnessClaude || c.harness == HarnessCodex
-		if prev != nil && jsonl && prev.harness == c.harness && prev.parsedOffset > 0 && c.size >= prev.parsedOffset {
-			if fp, err := fingerprint(f, prev.parsedOffset); err == nil && fp == prev.fingerprint {
-				appendMode = true
-				end, endLine = prev.parsedOffset, prev.parsedLine
-				var err error
-				if names, err = d.callNames(ctx, prev.id); err != nil {
-					return false, err
-				}
-			}
-		}
-		switch c.harness {
-		case HarnessClaude:
-			rd := &ClaudeReader{Names: names}
-			end, endLine = readLines(f, end, endLine, c.size, rd.ReadLine, p, onRead)
-		case HarnessCodex:
-			rd := &CodexReader{Names: names}
-			end, endLine = readLines(f, end, endLine, c.size, rd.ReadLine, p, onRead)
-		case HarnessGemini, HarnessSpillscope:
-			doc, err := io.ReadAll(io.LimitReader(f, c.size))
-			if err != nil {
-				p.diag(0, "cannot read file: "+errText(err))
-				break
-			}
-			if c.harness == HarnessGemini {
-				ReadGeminiDoc(doc, p)
-			} else {
-				ReadRetained(doc, c.path, p)
-			}
-			end, endLine = int64(len(doc)), 1+int64(strings.Count(string(doc), "\n"))
-		}
+	st, err := h.Read(ctx, src, p)
+	if err != nil {
+		return false, err
 	}
-	fp := ""
-	if f != nil && openErr == nil {
-		fp, _ = fingerprint(f, end)
+	if src.Cursor == "" {
+		// Nothing of an earlier pass (or of another harness) carries over.
+		st.Mode = ReadAll
 	}
-	return true, d.writeFile(ctx, c, prev, appendMode, fp, end, endLine, p, extras)
+	return true, d.writeFile(ctx, c, prev, st, p, extras)
 }
 
 // errText is an error's message without the path (the diagnostic already
@@ -534,43 +475,6 @@ func errText(err error) string {
 		return pe.Op + ": " + pe.Err.Error()
 	}
 	return err.Error()
-}
-
-// readLines feeds complete lines of f from offset start (line number line)
-// up to limit to fn, and returns where the next pass must resume: after the
-// last complete line. An unterminated last line is read only if it is
-// already a whole JSON object (a file that does not end in a newline);
-// otherwise a writer is still appending it.
-func readLines(f *os.File, start, line, limit int64, fn func(Line, *Parsed), p *Parsed, onRead func(int64)) (int64, int64) {
-	if _, err := f.Seek(start, io.SeekStart); err != nil {
-		p.diag(line, "cannot seek: "+errText(err))
-		return start, line
-	}
-	lr := NewLineReader(io.LimitReader(f, limit-start), start, line)
-	end, next := start, line
-	reported := start
-	for {
-		l, err := lr.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			p.diag(next, "read error: "+errText(err))
-			break
-		}
-		if !l.Complete {
-			if _, err := wholeObject(l.Bytes, func([]byte, int, int) bool { return true }); err != nil {
-				break
-			}
-		}
-		fn(l, p)
-		end, next = l.Offset+l.Length, l.Number+1
-		if onRead != nil && end-reported >= 8<<20 {
-			reported = end
-			onRead(end)
-		}
-	}
-	return end, next
 }
 
 func (d *DB) callNames(ctx context.Context, fileID int64) (map[string]string, error) {
@@ -593,13 +497,19 @@ func (d *DB) callNames(ctx context.Context, fileID int64) (map[string]string, er
 // processResult stores the result's images, classifies its links, resolves
 // its spill file, and drops the blocks: the text is read back from the
 // source when needed, never held for a whole file.
-func (d *DB) processResult(r *ToolResult, c candidate, p *Parsed, roots []string) resultExtra {
-	x := resultExtra{blocks: len(r.Blocks)}
-	for i, v := range links.Classify(r.Blocks) {
+// rules holds the file rule of each (session, notice kind) met so far in
+// this source, so a session with many notices builds it once.
+func (d *DB) processResult(r *ToolResult, c candidate, p *Parsed, roots []string, rules map[[2]string]FileRule) resultExtra {
+	x := resultExtra{blocks: len(r.Blocks), sig: blockSig(r.Blocks)}
+	sid := r.Session
+	if sid == "" {
+		sid = p.Session.ID
+	}
+	ref := d.sessionRef(c.harness, c.path, c.root, sid, roots)
+	for _, v := range links.Classify(r.Blocks) {
 		if v.Kind != links.KindItself && v.Kind != "" {
 			x.links = append(x.links, linkRow{block: v.Index, shown: v.Kind, reason: v.Reason, parameter: v.Parameter})
 		}
-		_ = i
 	}
 	for i, b := range r.Blocks {
 		switch b.Type {
@@ -608,26 +518,75 @@ func (d *DB) processResult(r *ToolResult, c candidate, p *Parsed, roots []string
 				x.links = append(x.links, linkRow{block: i, shown: "text", reason: fd.Reason, parameter: fd.Parameter})
 			}
 		case retention.TypeImage:
-			att, err := d.storeImage(b)
+			att, err := d.storeImage(b, ref)
 			if err != nil {
-				p.diag(r.Line, fmt.Sprintf("tool result %s image block %d: %v", r.CallID, i, err))
+				p.Diag(r.Line, DiagBadImage, map[string]string{"callId": r.CallID, "block": fmt.Sprint(i), "detail": err.Error()})
 				continue
 			}
 			x.attach = append(x.attach, attachRef{block: i, att: att})
 		}
 	}
 	if r.Notice != nil {
-		x.resolved, x.exists = resolveSpill(r.Notice, c, p.Session.ID, roots)
+		k := [2]string{sid, r.Notice.Kind}
+		rule, ok := rules[k]
+		if !ok {
+			rule = RuleFor(ref, r.Notice.Kind)
+			rules[k] = rule
+		}
+		x.spill = resolveSpill(*r.Notice, ref, rule)
 	}
 	r.Blocks = nil
 	return x
 }
 
+// blockSig is a short checksum of a result's content as read, so a re-read
+// result whose natural key matches tells whether its content changed (and
+// its token count and search terms must be redone). CRC-32C (hardware
+// accelerated) over length-prefixed fields, with the total size: a change
+// detector, not a defence against a forger, whose worst outcome would be a
+// stale count of their own result.
+func blockSig(blocks []retention.Block) string {
+	var crc uint32
+	var n int64
+	bp := sigBuffers.Get().(*[4 << 10]byte)
+	defer sigBuffers.Put(bp)
+	buf, num := bp[:], make([]byte, 0, 24)
+	for _, b := range blocks {
+		for _, f := range [...]string{b.Type, b.Text, b.MimeType, b.Data, b.Path, b.URI, b.Name} {
+			num = append(strconv.AppendInt(num[:0], int64(len(f)), 10), ':')
+			crc = crc32.Update(crc, castagnoli, num)
+			n += int64(len(f))
+			// Through a fixed buffer: never a copy of a whole long text.
+			for len(f) > 0 {
+				k := copy(buf, f)
+				crc = crc32.Update(crc, castagnoli, buf[:k])
+				f = f[k:]
+			}
+		}
+		num = append(strconv.AppendInt(num[:0], int64(len(b.Raw)), 10), ':')
+		crc = crc32.Update(crc, castagnoli, num)
+		crc = crc32.Update(crc, castagnoli, b.Raw)
+		n += int64(len(b.Raw))
+	}
+	num = strconv.AppendUint(num[:0], uint64(crc)|1<<32, 16)[1:]
+	return string(strconv.AppendInt(append(num, '-'), n, 10))
+}
+
+// sigBuffers are blockSig's copy buffers.
+var sigBuffers = sync.Pool{New: func() any { return new([4 << 10]byte) }}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// maxImageFile bounds an image block read from a path (a screenshot is a
+// few MB; nothing larger is an image a model was shown).
+const maxImageFile = 64 << 20
+
 // storeImage writes an image block's bytes to the attachment store, once
 // per content hash, and describes it. Bytes that are no known image are kept
 // too (named by the declared subtype, else .bin), so the block still has an
-// attachment row.
-func (d *DB) storeImage(b retention.Block) (Attachment, error) {
+// attachment row. An image given by path is read only as the file rule
+// allows for its session.
+func (d *DB) storeImage(b retention.Block, ref SessionRef) (Attachment, error) {
 	var data []byte
 	switch {
 	case b.Data != "":
@@ -638,9 +597,9 @@ func (d *DB) storeImage(b retention.Block) (Attachment, error) {
 		}
 	case b.Path != "":
 		var err error
-		data, err = os.ReadFile(b.Path)
+		data, err = RuleFor(ref, "").ReadAllowed(b.Path, maxImageFile)
 		if err != nil {
-			return Attachment{}, fmt.Errorf("%w: %s", ErrImage, errText(err))
+			return Attachment{}, fmt.Errorf("%w: %v", ErrImage, err)
 		}
 	default:
 		return Attachment{}, fmt.Errorf("%w: no data and no path", ErrImage)
@@ -652,201 +611,6 @@ func (d *DB) storeImage(b retention.Block) (Attachment, error) {
 // AttachmentPath is where an attachment's bytes are stored.
 func (d *DB) AttachmentPath(a Attachment) string {
 	return filepath.Join(d.attaches, a.SHA256+"."+a.Ext)
-}
-
-// resolveSpill finds the file a notice names: the named path itself when it
-// lies under an indexed root, else where the harness keeps spill files
-// beside the transcript (a copied session folder keeps them there, under a
-// different absolute path). Nothing outside the roots is looked at.
-func resolveSpill(n *SpillNotice, c candidate, sessionID string, roots []string) (string, bool) {
-	var cands []string
-	named := n.Path
-	if filepath.IsAbs(named) {
-		cands = append(cands, filepath.Clean(named))
-	} else {
-		cands = append(cands, filepath.Join(filepath.Dir(c.path), named))
-	}
-	base := filepath.Base(filepath.FromSlash(named))
-	dir := filepath.Dir(c.path)
-	switch c.harness {
-	case HarnessClaude:
-		if sessionID == "" {
-			sessionID = strings.TrimSuffix(filepath.Base(c.path), ".jsonl")
-		}
-		cands = append(cands,
-			filepath.Join(dir, sessionID, "tool-results", base),
-			filepath.Join(filepath.Dir(dir), "tool-results", base)) // from <session>/subagents/
-	case HarnessGemini:
-		proj := filepath.Dir(dir)
-		if _, rest, ok := strings.Cut(filepath.ToSlash(named), "/tool-outputs/"); ok {
-			cands = append(cands, filepath.Join(proj, "tool-outputs", filepath.FromSlash(rest)))
-		}
-		cands = append(cands, filepath.Join(proj, base))
-	case HarnessSpillscope:
-		cands = append(cands, filepath.Join(dir, base))
-	}
-	for _, p := range cands {
-		inside := false
-		for _, r := range roots {
-			if within(p, r) {
-				inside = true
-				break
-			}
-		}
-		if !inside {
-			continue
-		}
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-			return p, true
-		}
-	}
-	return "", false
-}
-
-// writeFile commits everything read from one file in one transaction.
-func (d *DB) writeFile(ctx context.Context, c candidate, prev *fileRow, appendMode bool, fp string, end, endLine int64, p *Parsed, extras []resultExtra) error {
-	tx, err := d.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("sessions: index %s: %w", c.path, err)
-	}
-	defer tx.Rollback()
-	now := time.Now().UTC().Format(time.RFC3339)
-	var fileID, sessID int64
-	if appendMode {
-		fileID = prev.id
-		if _, err := tx.ExecContext(ctx, `UPDATE files SET root = ?, size = ?, mtime_ns = ?, fingerprint = ?, parsed_offset = ?, parsed_line = ?, indexed_at = ? WHERE id = ?`,
-			c.root, c.size, c.mtime, fp, end, endLine, now, fileID); err != nil {
-			return fmt.Errorf("sessions: index %s: %w", c.path, err)
-		}
-	} else {
-		if prev != nil {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM files WHERE id = ?`, prev.id); err != nil {
-				return fmt.Errorf("sessions: index %s: %w", c.path, err)
-			}
-		}
-		err := tx.QueryRowContext(ctx, `INSERT INTO files (path, root, harness, size, mtime_ns, fingerprint, parsed_offset, parsed_line, indexed_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, c.path, c.root, c.harness, c.size, c.mtime, fp, end, endLine, now).Scan(&fileID)
-		if err != nil {
-			return fmt.Errorf("sessions: index %s: %w", c.path, err)
-		}
-	}
-	sc := &stmtCache{ctx: ctx, tx: tx}
-	defer sc.close()
-	s := p.Session
-	s.Harness = c.harness
-	var old SessionInfo
-	err = tx.QueryRowContext(ctx, `SELECT id, session_id, agent_id, project, cwd, model, route, started_at, ended_at FROM sessions WHERE file_id = ?`, fileID).
-		Scan(&sessID, &old.ID, &old.AgentID, &old.Project, &old.Cwd, &old.Model, &old.Route, &old.Started, &old.Ended)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		sessID = 0
-	case err != nil:
-		return fmt.Errorf("sessions: index %s: %w", c.path, err)
-	}
-	s = mergeSession(old, s, c)
-	route := s.Route
-	if route == "" {
-		route = imagecost.RouteForModel(s.Model)
-	}
-	existed := sessID != 0
-	if !existed {
-		err = tx.QueryRowContext(ctx, `INSERT INTO sessions (file_id, harness, session_id, agent_id, project, cwd, model, route, started_at, ended_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, fileID, c.harness, s.ID, s.AgentID, s.Project, s.Cwd, s.Model, route, s.Started, s.Ended).Scan(&sessID)
-	} else {
-		_, err = tx.ExecContext(ctx, `UPDATE sessions SET session_id = ?, agent_id = ?, project = ?, cwd = ?, model = ?, route = ?, started_at = ?, ended_at = ? WHERE id = ?`,
-			s.ID, s.AgentID, s.Project, s.Cwd, s.Model, route, s.Started, s.Ended, sessID)
-	}
-	if err != nil {
-		return fmt.Errorf("sessions: index %s: session: %w", c.path, err)
-	}
-	for id, name := range p.Calls {
-		if err := sc.exec(`INSERT OR REPLACE INTO tool_calls (session_id, call_id, name) VALUES (?, ?, ?)`, sessID, id, name); err != nil {
-			return fmt.Errorf("sessions: index %s: tool call: %w", c.path, err)
-		}
-	}
-	for _, u := range p.Usage {
-		if err := sc.exec(`INSERT OR REPLACE INTO usage (session_id, key, input, cache_read, cache_write, output, reasoning) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			sessID, u.Key, u.Input, u.CacheRead, u.CacheWrite, u.Output, u.Reasoning); err != nil {
-			return fmt.Errorf("sessions: index %s: usage: %w", c.path, err)
-		}
-	}
-	// A session seen before keeps its results: counts made on another route
-	// than its own (its model line came later, or an earlier pass saw none)
-	// are stale, so the token phase redoes them, and images rank on the new
-	// route meanwhile. A new session has nothing to redo.
-	if existed {
-		if _, err := tx.ExecContext(ctx, `UPDATE tool_results SET est_tokens = NULL, est_text_tokens = NULL, est_image_tokens = NULL, est_route = NULL
-WHERE session_id = ? AND est_tokens IS NOT NULL AND COALESCE(est_route, '') <> ?`, sessID, route); err != nil {
-			return fmt.Errorf("sessions: index %s: route change: %w", c.path, err)
-		}
-		if old.Route != route {
-			if err := reapprox(ctx, tx, sessID, route); err != nil {
-				return fmt.Errorf("sessions: index %s: route change: %w", c.path, err)
-			}
-		}
-	}
-	insResult, err := tx.PrepareContext(ctx, `INSERT INTO tool_results (session_id, file_id, call_id, tool_name, at, is_error, text_bytes, image_count, block_count,
-  spill_kind, spill_path, spill_resolved, spill_exists, src_offset, src_length, src_line, src_index, approx_tokens)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return fmt.Errorf("sessions: index %s: %w", c.path, err)
-	}
-	defer insResult.Close()
-	for i, r := range p.Results {
-		x := extras[i]
-		var kind, path, resolved, exists any
-		if r.Notice != nil {
-			kind, path, exists = r.Notice.Kind, r.Notice.Path, x.exists
-			if x.exists {
-				resolved = x.resolved
-			}
-		}
-		res, err := insResult.ExecContext(ctx, sessID, fileID, r.CallID, r.ToolName, r.Time, r.IsError, r.TextBytes, r.Images, x.blocks,
-			kind, path, resolved, exists, r.Offset, r.Length, r.Line, r.Index, approxTokens(r.TextBytes, x.attach, route))
-		if err != nil {
-			return fmt.Errorf("sessions: index %s line %d: %w", c.path, r.Line, err)
-		}
-		rid, err := res.LastInsertId()
-		if err != nil {
-			return fmt.Errorf("sessions: index %s line %d: %w", c.path, r.Line, err)
-		}
-		for _, a := range x.attach {
-			if err := sc.exec(`INSERT OR IGNORE INTO attachments (sha256, media_type, ext, width, height, bytes) VALUES (?, ?, ?, ?, ?, ?)`,
-				a.att.SHA256, a.att.MediaType, a.att.Ext, a.att.Width, a.att.Height, a.att.Bytes); err != nil {
-				return fmt.Errorf("sessions: index %s: attachment: %w", c.path, err)
-			}
-			if err := sc.exec(`INSERT OR REPLACE INTO result_attachments (result_id, block_index, sha256) VALUES (?, ?, ?)`, rid, a.block, a.att.SHA256); err != nil {
-				return fmt.Errorf("sessions: index %s: attachment: %w", c.path, err)
-			}
-		}
-		for _, l := range x.links {
-			if err := sc.exec(`INSERT INTO links (result_id, block_index, shown, reason, parameter) VALUES (?, ?, ?, ?, ?)`,
-				rid, l.block, l.shown, l.reason, l.parameter); err != nil {
-				return fmt.Errorf("sessions: index %s: link: %w", c.path, err)
-			}
-		}
-	}
-	for _, dg := range p.Diags {
-		if err := sc.exec(`INSERT INTO diagnostics (file_id, line, message) VALUES (?, ?, ?)`, fileID, dg.Line, dg.Message); err != nil {
-			return fmt.Errorf("sessions: index %s: diagnostic: %w", c.path, err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE sessions SET
-  tool_results = (SELECT COUNT(*) FROM tool_results WHERE session_id = ?1),
-  tool_result_images = (SELECT COUNT(*) FROM result_attachments ra JOIN tool_results r ON r.id = ra.result_id WHERE r.session_id = ?1),
-  spill_notices = (SELECT COUNT(*) FROM tool_results WHERE session_id = ?1 AND spill_kind IS NOT NULL),
-  input_tokens = (SELECT COALESCE(SUM(input), 0) FROM usage WHERE session_id = ?1),
-  cache_read_tokens = (SELECT COALESCE(SUM(cache_read), 0) FROM usage WHERE session_id = ?1),
-  cache_write_tokens = (SELECT COALESCE(SUM(cache_write), 0) FROM usage WHERE session_id = ?1),
-  output_tokens = (SELECT COALESCE(SUM(output), 0) FROM usage WHERE session_id = ?1),
-  reasoning_tokens = (SELECT COALESCE(SUM(reasoning), 0) FROM usage WHERE session_id = ?1)
-WHERE id = ?1`, sessID); err != nil {
-		return fmt.Errorf("sessions: index %s: session totals: %w", c.path, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("sessions: index %s: %w", c.path, err)
-	}
-	return nil
 }
 
 // mergeSession combines what earlier passes stored with what this pass read:
@@ -875,9 +639,6 @@ func mergeSession(old, s SessionInfo, c candidate) SessionInfo {
 	if s.Ended > out.Ended {
 		out.Ended = s.Ended
 	}
-	if c.harness == HarnessSpillscope && out.Route == "" {
-		out.Route = old.Route
-	}
 	if out.ID == "" {
 		base := filepath.Base(c.path)
 		out.ID = strings.TrimSuffix(strings.TrimSuffix(base, ".jsonl"), ".json")
@@ -888,6 +649,438 @@ func mergeSession(old, s SessionInfo, c candidate) SessionInfo {
 	return out
 }
 
+// writeFile commits everything read from one source in one transaction.
+// Sessions and results are matched to what earlier passes stored by their
+// natural keys (source and harness session id; session, call id and
+// ordinal), so a re-read keeps every id, and a result whose content is
+// unchanged keeps its token count and search terms.
+func (d *DB) writeFile(ctx context.Context, c candidate, prev *fileRow, st ReadState, p *Parsed, extras []resultExtra) error {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sessions: index %s: %w", c.path, err)
+	}
+	defer tx.Rollback()
+	sc := &stmtCache{ctx: ctx, tx: tx}
+	defer sc.close()
+	w := &fileWriter{ctx: ctx, tx: tx, sc: sc, c: c, mode: st.Mode}
+	now := time.Now().UTC().Format(time.RFC3339)
+	if prev == nil {
+		err = tx.QueryRowContext(ctx, `INSERT INTO files (path, root, harness, size, mtime_ns, cursor, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			c.path, c.root, c.harness, c.size, c.mtime, st.Cursor, now).Scan(&w.fileID)
+	} else {
+		w.fileID = prev.id
+		_, err = tx.ExecContext(ctx, `UPDATE files SET root = ?, harness = ?, size = ?, mtime_ns = ?, cursor = ?, indexed_at = ? WHERE id = ?`,
+			c.root, c.harness, c.size, c.mtime, st.Cursor, now, w.fileID)
+	}
+	if err != nil {
+		return fmt.Errorf("sessions: index %s: %w", c.path, err)
+	}
+	steps := []func(*Parsed, []resultExtra) error{w.sessions, w.calls, w.usage, w.results, w.diagnostics, w.sessionTotals}
+	for _, step := range steps {
+		if err := step(p, extras); err != nil {
+			return fmt.Errorf("sessions: index %s: %w", c.path, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sessions: index %s: %w", c.path, err)
+	}
+	return nil
+}
+
+// fileWriter writes one source's pass; its steps run in order in one
+// transaction.
+type fileWriter struct {
+	ctx    context.Context
+	tx     *sql.Tx
+	sc     *stmtCache
+	c      candidate
+	fileID int64
+	mode   ReadMode
+	// primary is the source's own session row; byID the rows of its other
+	// sessions (and the primary) by harness session id; used the rows this
+	// pass wrote to.
+	primary int64
+	own     SessionInfo
+	byID    map[string]int64
+	used    map[int64]bool
+	routes  map[int64]string
+}
+
+type storedSession struct {
+	row int64
+	SessionInfo
+}
+
+// sessions matches the pass's sessions to the stored ones: the source's
+// own session is the file's first row (its id, once stored, stays), others
+// by their harness session id. A session seen before whose route changed
+// has its token counts redone.
+func (w *fileWriter) sessions(p *Parsed, _ []resultExtra) error {
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT id, session_id, agent_id, project, cwd, model, route, started_at, ended_at FROM sessions WHERE file_id = ? ORDER BY id`, w.fileID)
+	if err != nil {
+		return err
+	}
+	var stored []storedSession
+	for rows.Next() {
+		var s storedSession
+		if err := rows.Scan(&s.row, &s.ID, &s.AgentID, &s.Project, &s.Cwd, &s.Model, &s.Route, &s.Started, &s.Ended); err != nil {
+			rows.Close()
+			return err
+		}
+		stored = append(stored, s)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	w.byID, w.used, w.routes = map[string]int64{}, map[int64]bool{}, map[int64]string{}
+	find := func(id string) *storedSession {
+		for i := range stored {
+			if stored[i].ID == id {
+				return &stored[i]
+			}
+		}
+		return nil
+	}
+	if !p.NotSession {
+		old := find(p.Session.ID)
+		if old == nil && len(p.Others) == 0 && len(stored) > 0 {
+			old = &stored[0]
+		}
+		if w.primary, w.own, err = w.upsertSession(old, p.Session); err != nil {
+			return err
+		}
+	}
+	for _, o := range p.Others {
+		if o.ID == "" {
+			continue
+		}
+		if _, _, err := w.upsertSession(find(o.ID), o); err != nil {
+			return err
+		}
+	}
+	if w.mode != ReadAll {
+		return nil
+	}
+	for _, s := range stored {
+		if !w.used[s.row] {
+			if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM sessions WHERE id = ?`, s.row); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (w *fileWriter) upsertSession(old *storedSession, s SessionInfo) (int64, SessionInfo, error) {
+	var prior SessionInfo
+	if old != nil {
+		prior = old.SessionInfo
+	}
+	m := mergeSession(prior, s, w.c)
+	route := m.Route
+	if route == "" {
+		route = imagecost.RouteForModel(m.Model)
+	}
+	var row int64
+	if old == nil {
+		err := w.tx.QueryRowContext(w.ctx, `INSERT INTO sessions (file_id, harness, session_id, agent_id, project, cwd, model, route, started_at, ended_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, w.fileID, w.c.harness, m.ID, m.AgentID, m.Project, m.Cwd, m.Model, route, m.Started, m.Ended).Scan(&row)
+		if err != nil {
+			return 0, m, fmt.Errorf("session: %w", err)
+		}
+	} else {
+		row = old.row
+		if _, err := w.tx.ExecContext(w.ctx, `UPDATE sessions SET harness = ?, session_id = ?, agent_id = ?, project = ?, cwd = ?, model = ?, route = ?, started_at = ?, ended_at = ? WHERE id = ?`,
+			w.c.harness, m.ID, m.AgentID, m.Project, m.Cwd, m.Model, route, m.Started, m.Ended, row); err != nil {
+			return 0, m, fmt.Errorf("session: %w", err)
+		}
+		// A session seen before keeps its results: counts made on another
+		// route than its own (its model line came later, or an earlier pass
+		// saw none) are stale, so the token phase redoes them, and images
+		// rank on the new route meanwhile.
+		if _, err := w.tx.ExecContext(w.ctx, `UPDATE tool_results SET est_tokens = NULL, est_text_tokens = NULL, est_image_tokens = NULL, est_route = NULL
+WHERE session_id = ? AND est_tokens IS NOT NULL AND COALESCE(est_route, '') <> ?`, row, route); err != nil {
+			return 0, m, fmt.Errorf("route change: %w", err)
+		}
+		if old.Route != route {
+			if err := reapprox(w.ctx, w.tx, row, route); err != nil {
+				return 0, m, fmt.Errorf("route change: %w", err)
+			}
+		}
+	}
+	m.Route = route
+	w.byID[m.ID] = row
+	w.used[row] = true
+	w.routes[row] = route
+	return row, m, nil
+}
+
+// sessionRow is the row of a session a record names ("" is the source's
+// own), made on first mention when no pass declared it.
+func (w *fileWriter) sessionRow(id string) (int64, string, error) {
+	if id == "" || id == w.own.ID {
+		if w.primary == 0 {
+			row, m, err := w.upsertSession(nil, SessionInfo{})
+			if err != nil {
+				return 0, "", err
+			}
+			w.primary, w.own = row, m
+		}
+		return w.primary, w.own.Route, nil
+	}
+	if row, ok := w.byID[id]; ok {
+		return row, w.routes[row], nil
+	}
+	var row int64
+	var route string
+	err := w.tx.QueryRowContext(w.ctx, `SELECT id, route FROM sessions WHERE file_id = ? AND session_id = ?`, w.fileID, id).Scan(&row, &route)
+	if errors.Is(err, sql.ErrNoRows) {
+		var m SessionInfo
+		row, m, err = w.upsertSession(nil, SessionInfo{ID: id})
+		route = m.Route
+	}
+	if err != nil {
+		return 0, "", err
+	}
+	w.byID[id], w.used[row], w.routes[row] = row, true, route
+	return row, route, nil
+}
+
+// fileSessions is the clause for "every session of this file" in the
+// statements that clear a wholly re-read source's calls and usage.
+const fileSessions = `session_id IN (SELECT id FROM sessions WHERE file_id = ?)`
+
+func (w *fileWriter) calls(p *Parsed, _ []resultExtra) error {
+	if w.mode == ReadAll {
+		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM tool_calls WHERE `+fileSessions, w.fileID); err != nil {
+			return fmt.Errorf("tool calls: %w", err)
+		}
+	}
+	for sess, m := range p.Calls {
+		row, _, err := w.sessionRow(sess)
+		if err != nil {
+			return err
+		}
+		for id, name := range m {
+			if err := w.sc.exec(`INSERT OR REPLACE INTO tool_calls (session_id, call_id, name) VALUES (?, ?, ?)`, row, id, name); err != nil {
+				return fmt.Errorf("tool call: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+func (w *fileWriter) usage(p *Parsed, _ []resultExtra) error {
+	if w.mode == ReadAll {
+		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM usage WHERE `+fileSessions, w.fileID); err != nil {
+			return fmt.Errorf("usage: %w", err)
+		}
+	}
+	for _, u := range p.Usage {
+		row, _, err := w.sessionRow(u.Session)
+		if err != nil {
+			return err
+		}
+		if err := w.sc.exec(`INSERT OR REPLACE INTO usage (session_id, key, input, cache_read, cache_write, output, reasoning) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			row, u.Key, u.Input, u.CacheRead, u.CacheWrite, u.Output, u.Reasoning); err != nil {
+			return fmt.Errorf("usage: %w", err)
+		}
+	}
+	return nil
+}
+
+// resultKey is a result's natural key: its session row, call id and
+// ordinal among that session's results with the call id.
+type resultKey struct {
+	session int64
+	callID  string
+	ordinal int
+}
+
+type storedResult struct {
+	id                 int64
+	sig                string
+	text               int64
+	images, blockCount int
+}
+
+// changed reports whether a re-read result's content differs from what was
+// stored. Rows stored before signatures existed compare by size.
+func (s storedResult) changed(r ToolResult, x resultExtra) bool {
+	if s.sig != "" {
+		return s.sig != x.sig
+	}
+	return s.text != r.TextBytes || s.images != r.Images || s.blockCount != x.blocks
+}
+
+const resultValues = `session_id = ?, tool_name = ?, at = ?, is_error = ?, text_bytes = ?, image_count = ?, block_count = ?,
+  spill_kind = ?, spill_path = ?, spill_resolved = ?, spill_state = ?, src_offset = ?, src_length = ?, src_line = ?, src_index = ?, src_key = ?,
+  approx_tokens = ?, content_sig = ?`
+
+func (w *fileWriter) results(p *Parsed, extras []resultExtra) error {
+	stored := map[resultKey]storedResult{}
+	if w.mode != ReadAppended {
+		rows, err := w.tx.QueryContext(w.ctx, `SELECT id, session_id, call_id, ordinal, content_sig, text_bytes, image_count, block_count FROM tool_results WHERE file_id = ?`, w.fileID)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var k resultKey
+			var s storedResult
+			if err := rows.Scan(&s.id, &k.session, &k.callID, &k.ordinal, &s.sig, &s.text, &s.images, &s.blockCount); err != nil {
+				rows.Close()
+				return err
+			}
+			stored[k] = s
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	type sessCall struct {
+		session int64
+		callID  string
+	}
+	next := map[sessCall]int{}
+	for i, r := range p.Results {
+		x := extras[i]
+		sess, route, err := w.sessionRow(r.Session)
+		if err != nil {
+			return err
+		}
+		k := sessCall{sess, r.CallID}
+		ord, seen := next[k]
+		if !seen && w.mode == ReadAppended {
+			// An appended pass numbers on from what earlier passes stored.
+			if err := w.tx.QueryRowContext(w.ctx, `SELECT COUNT(*) FROM tool_results WHERE session_id = ? AND call_id = ?`, sess, r.CallID).Scan(&ord); err != nil {
+				return err
+			}
+		}
+		next[k] = ord + 1
+		r.Ordinal = ord
+		var kind, path, resolved, state any
+		if r.Notice != nil {
+			kind, path, state = r.Notice.Kind, r.Notice.Path, x.spill.State
+			if x.spill.State == FileExists {
+				resolved = x.spill.Path
+			}
+		}
+		// One argument list for both statements: the insert's key columns
+		// first, then resultValues' columns, then the update's tail.
+		args := make([]any, 3, 3+18+6)
+		args[0], args[1], args[2] = w.fileID, r.CallID, ord
+		args = append(args, sess, r.ToolName, r.Time, r.IsError, r.TextBytes, r.Images, x.blocks, kind, path, resolved, state,
+			r.Offset, r.Length, r.Line, r.Index, r.Key, approxTokens(r.TextBytes, x.attach, route), x.sig)
+		var rid int64
+		key := resultKey{sess, r.CallID, ord}
+		if s, ok := stored[key]; ok {
+			delete(stored, key)
+			rid = s.id
+			changed := s.changed(r, x)
+			if err := w.sc.exec(`UPDATE tool_results SET `+resultValues+`,
+  est_tokens = CASE WHEN ?19 THEN NULL ELSE est_tokens END, est_text_tokens = CASE WHEN ?19 THEN NULL ELSE est_text_tokens END,
+  est_image_tokens = CASE WHEN ?19 THEN NULL ELSE est_image_tokens END, est_route = CASE WHEN ?19 THEN NULL ELSE est_route END,
+  fts_done = CASE WHEN ?19 THEN 0 ELSE fts_done END WHERE id = ?20`, append(args[3:], changed, rid)...); err != nil {
+				return fmt.Errorf("line %d: %w", r.Line, err)
+			}
+			for _, q := range []string{`DELETE FROM result_attachments WHERE result_id = ?`, `DELETE FROM links WHERE result_id = ?`} {
+				if err := w.sc.exec(q, rid); err != nil {
+					return fmt.Errorf("line %d: %w", r.Line, err)
+				}
+			}
+		} else {
+			rid, err = w.sc.insert(`INSERT INTO tool_results (file_id, call_id, ordinal, session_id, tool_name, at, is_error, text_bytes, image_count, block_count,
+  spill_kind, spill_path, spill_resolved, spill_state, src_offset, src_length, src_line, src_index, src_key, approx_tokens, content_sig)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
+			if err != nil {
+				return fmt.Errorf("line %d: %w", r.Line, err)
+			}
+		}
+		for _, a := range x.attach {
+			if err := w.sc.exec(`INSERT OR IGNORE INTO attachments (sha256, media_type, ext, width, height, bytes) VALUES (?, ?, ?, ?, ?, ?)`,
+				a.att.SHA256, a.att.MediaType, a.att.Ext, a.att.Width, a.att.Height, a.att.Bytes); err != nil {
+				return fmt.Errorf("attachment: %w", err)
+			}
+			if err := w.sc.exec(`INSERT OR REPLACE INTO result_attachments (result_id, block_index, sha256) VALUES (?, ?, ?)`, rid, a.block, a.att.SHA256); err != nil {
+				return fmt.Errorf("attachment: %w", err)
+			}
+		}
+		for _, l := range x.links {
+			if err := w.sc.exec(`INSERT INTO links (result_id, block_index, shown, reason, parameter) VALUES (?, ?, ?, ?, ?)`,
+				rid, l.block, l.shown, l.reason, l.parameter); err != nil {
+				return fmt.Errorf("link: %w", err)
+			}
+		}
+	}
+	if w.mode != ReadAll {
+		return nil
+	}
+	for _, s := range stored {
+		if err := w.sc.exec(`DELETE FROM tool_results WHERE id = ?`, s.id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// diagnostics replaces a wholly re-read source's diagnostics; a resumed
+// pass adds its own, folding counts into the row of the same kind.
+func (w *fileWriter) diagnostics(p *Parsed, _ []resultExtra) error {
+	if w.mode == ReadAll {
+		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM diagnostics WHERE file_id = ?`, w.fileID); err != nil {
+			return fmt.Errorf("diagnostics: %w", err)
+		}
+	}
+	for _, dg := range p.Diags {
+		subject, agg := aggregated(dg)
+		if agg && w.mode != ReadAll {
+			var id int64
+			var earlier Diagnostic
+			var params string
+			err := w.tx.QueryRowContext(w.ctx, `SELECT id, line, params FROM diagnostics WHERE file_id = ? AND code = ? AND subject = ?`, w.fileID, dg.Code, subject).
+				Scan(&id, &earlier.Line, &params)
+			if err == nil {
+				json.Unmarshal([]byte(params), &earlier.Params)
+				mergeCount(&dg, earlier)
+				pj, _ := json.Marshal(dg.Params)
+				if _, err := w.tx.ExecContext(w.ctx, `UPDATE diagnostics SET line = ?, params = ?, message = ? WHERE id = ?`, dg.Line, string(pj), dg.Message, id); err != nil {
+					return fmt.Errorf("diagnostic: %w", err)
+				}
+				continue
+			}
+			if !errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("diagnostic: %w", err)
+			}
+		}
+		pj, _ := json.Marshal(dg.Params)
+		if err := w.sc.exec(`INSERT INTO diagnostics (file_id, line, code, subject, params, message) VALUES (?, ?, ?, ?, ?, ?)`,
+			w.fileID, dg.Line, dg.Code, subject, string(pj), dg.Message); err != nil {
+			return fmt.Errorf("diagnostic: %w", err)
+		}
+	}
+	return nil
+}
+
+// sessionTotals refreshes the counts every session row of the file keeps.
+func (w *fileWriter) sessionTotals(*Parsed, []resultExtra) error {
+	_, err := w.tx.ExecContext(w.ctx, `UPDATE sessions SET
+  tool_results = (SELECT COUNT(*) FROM tool_results r WHERE r.session_id = sessions.id),
+  tool_result_images = (SELECT COUNT(*) FROM result_attachments ra JOIN tool_results r ON r.id = ra.result_id WHERE r.session_id = sessions.id),
+  spill_notices = (SELECT COUNT(*) FROM tool_results r WHERE r.session_id = sessions.id AND r.spill_kind IS NOT NULL),
+  input_tokens = (SELECT COALESCE(SUM(input), 0) FROM usage u WHERE u.session_id = sessions.id),
+  cache_read_tokens = (SELECT COALESCE(SUM(cache_read), 0) FROM usage u WHERE u.session_id = sessions.id),
+  cache_write_tokens = (SELECT COALESCE(SUM(cache_write), 0) FROM usage u WHERE u.session_id = sessions.id),
+  output_tokens = (SELECT COALESCE(SUM(output), 0) FROM usage u WHERE u.session_id = sessions.id),
+  reasoning_tokens = (SELECT COALESCE(SUM(reasoning), 0) FROM usage u WHERE u.session_id = sessions.id)
+WHERE file_id = ?`, w.fileID)
+	if err != nil {
+		return fmt.Errorf("session totals: %w", err)
+	}
+	return nil
+}
+
 // stmtCache prepares each statement once per transaction: a file with
 // thousands of results would otherwise re-prepare the same SQL per row.
 type stmtCache struct {
@@ -896,20 +1089,41 @@ type stmtCache struct {
 	m   map[string]*sql.Stmt
 }
 
-func (c *stmtCache) exec(query string, args ...any) error {
-	st, ok := c.m[query]
-	if !ok {
-		var err error
-		if st, err = c.tx.PrepareContext(c.ctx, query); err != nil {
-			return err
-		}
-		if c.m == nil {
-			c.m = map[string]*sql.Stmt{}
-		}
-		c.m[query] = st
+func (c *stmtCache) prepare(query string) (*sql.Stmt, error) {
+	if st, ok := c.m[query]; ok {
+		return st, nil
 	}
-	_, err := st.ExecContext(c.ctx, args...)
+	st, err := c.tx.PrepareContext(c.ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if c.m == nil {
+		c.m = map[string]*sql.Stmt{}
+	}
+	c.m[query] = st
+	return st, nil
+}
+
+func (c *stmtCache) exec(query string, args ...any) error {
+	st, err := c.prepare(query)
+	if err != nil {
+		return err
+	}
+	_, err = st.ExecContext(c.ctx, args...)
 	return err
+}
+
+// insert runs an INSERT through the cache and returns the new row's id.
+func (c *stmtCache) insert(query string, args ...any) (int64, error) {
+	st, err := c.prepare(query)
+	if err != nil {
+		return 0, err
+	}
+	res, err := st.ExecContext(c.ctx, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
 }
 
 func (c *stmtCache) close() {

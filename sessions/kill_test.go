@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -135,7 +136,7 @@ func TestKillDuringIndex(t *testing.T) {
 			got.ChangedFiles, got.Seconds = 0, 0
 			w := want
 			w.ChangedFiles, w.Seconds = 0, 0
-			if got != w {
+			if !reflect.DeepEqual(got, w) {
 				t.Errorf("after kill and a clean pass %+v, want %+v", got, w)
 			}
 			if u := usageTotals(t, d); u != wantUsage {

@@ -1,22 +1,16 @@
-// Package sessions reads agent session folders (Claude Code, Codex CLI,
-// Gemini CLI and this project's own spill layout) into one shape and keeps
-// them in a SQLite index. It is the only package that talks SQL. Session
-// folders are only ever read; everything written goes to the app's data
-// directory.
+// Package sessions reads agent session folders into one shape and keeps
+// them in a SQLite index. Each session format is a Harness (harness.go) in
+// its own file, registered by name: Claude Code, Codex CLI, Gemini CLI and
+// this project's own retained records today. It is the only package that
+// talks SQL. Session folders are only ever read; everything written goes to
+// the app's data directory, and a file a session names is opened only as
+// the file rule (access.go) allows.
 package sessions
 
 import (
 	"errors"
 
 	"spillscope/retention"
-)
-
-// Harness names as stored in the index.
-const (
-	HarnessClaude     = "claude-code"
-	HarnessCodex      = "codex"
-	HarnessGemini     = "gemini-cli"
-	HarnessSpillscope = "spillscope"
 )
 
 // Sentinel errors of this package.
@@ -49,7 +43,10 @@ type SessionInfo struct {
 // session (the last record with a key wins). Input excludes cached input on
 // every harness, whatever the harness itself reports.
 type Usage struct {
-	Key        string `json:"key"`
+	Key string `json:"key"`
+	// Session is the harness session id for a source that holds many; ""
+	// is the source's own.
+	Session    string `json:"session,omitempty"`
 	Input      int64  `json:"input"`
 	CacheRead  int64  `json:"cacheRead"`
 	CacheWrite int64  `json:"cacheWrite"`
@@ -63,13 +60,19 @@ type ToolResult struct {
 	ToolName string `json:"toolName"`
 	Time     string `json:"time,omitempty"`
 	IsError  bool   `json:"isError"`
-	// Where the result sits: the byte range of its line (or, in a JSON
-	// document, of its object), the 1-based line number, and its index
-	// within the line's container.
-	Offset int64 `json:"offset"`
-	Length int64 `json:"length"`
-	Line   int64 `json:"line"`
-	Index  int   `json:"index"`
+	// Session is the harness session id the result belongs to, for a
+	// source that holds many sessions; "" is the source's own session.
+	Session string `json:"session,omitempty"`
+	// Locator is where the result sits, in its harness's terms (for line
+	// logs and JSON documents: the byte range of its line or object, and
+	// its index within the line's container).
+	Locator
+	// Line is the 1-based line where the result's record starts.
+	Line int64 `json:"line"`
+	// Ordinal tells apart results with one call id in one session (0 for
+	// the first): with the call id it is the result's natural key, so ids
+	// survive a rewritten file. The indexer numbers them in source order.
+	Ordinal int `json:"ordinal"`
 	// TextBytes is the UTF-8 size of all text blocks; Images counts image
 	// blocks.
 	TextBytes int64 `json:"textBytes"`
@@ -81,19 +84,32 @@ type ToolResult struct {
 	Notice *SpillNotice `json:"notice,omitempty"`
 }
 
-// Diagnostic is something wrong with the input, with where it was.
+// Diagnostic is something wrong with the input, with where it was: a
+// stable Code and its Params (which the window translates), and the same in
+// English as Message.
 type Diagnostic struct {
-	File    string `json:"file"`
-	Line    int64  `json:"line"`
-	Message string `json:"message"`
+	File    string            `json:"file"`
+	Line    int64             `json:"line"`
+	Code    string            `json:"code"`
+	Params  map[string]string `json:"params"`
+	Message string            `json:"message"`
 }
 
-// Parsed accumulates what a reader found in one file, or in the part of it
-// read in this pass.
+// Parsed accumulates what a reader found in one source, or in the part of
+// it read in this pass.
 type Parsed struct {
+	// Session is the source's own session (a transcript file).
 	Session SessionInfo
-	// Calls maps call ids to tool names seen in this pass.
-	Calls map[string]string
+	// Others are further sessions of a source that holds many (a
+	// database); results and usage name theirs in Session.
+	Others []SessionInfo
+	// NotSession marks a source that is not itself a session: a file that
+	// turned out not to be one at all (kept, with one diagnostic), or a
+	// database whose sessions are all in Others.
+	NotSession bool
+	// Calls maps call ids to tool names seen in this pass, per session
+	// ("" is the source's own).
+	Calls map[string]map[string]string
 	// Results holds tool results in file order. OnResult, when set, sees each
 	// one first (the indexer stores images and drops the blocks there so a
 	// large file never holds all its content in memory).
@@ -102,36 +118,53 @@ type Parsed struct {
 	// Usage holds records keyed for deduplication, last wins.
 	Usage     []Usage
 	Diags     []Diagnostic
-	usageSeen map[string]int
+	usageSeen map[[2]string]int
+	skipped   map[string]int
+	// lines and records count non-blank lines and those that were records
+	// of the format (for telling a file that is not a session at all).
+	lines, records int
 }
 
-func (p *Parsed) addUsage(u Usage) {
+// AddUsage records a usage record; a later one with the same Key (and
+// session) replaces it.
+func (p *Parsed) AddUsage(u Usage) {
 	if p.usageSeen == nil {
-		p.usageSeen = map[string]int{}
+		p.usageSeen = map[[2]string]int{}
 	}
-	if i, ok := p.usageSeen[u.Key]; ok {
+	k := [2]string{u.Session, u.Key}
+	if i, ok := p.usageSeen[k]; ok {
 		p.Usage[i] = u
 		return
 	}
-	p.usageSeen[u.Key] = len(p.Usage)
+	p.usageSeen[k] = len(p.Usage)
 	p.Usage = append(p.Usage, u)
 }
 
-func (p *Parsed) addCall(id, name string) {
+// AddCall records a tool call's name in the source's own session.
+func (p *Parsed) AddCall(id, name string) { p.AddCallIn("", id, name) }
+
+// AddCallIn records a tool call's name in one session of the source.
+func (p *Parsed) AddCallIn(session, id, name string) {
 	if id == "" {
 		return
 	}
 	if p.Calls == nil {
-		p.Calls = map[string]string{}
+		p.Calls = map[string]map[string]string{}
 	}
-	p.Calls[id] = name
+	m := p.Calls[session]
+	if m == nil {
+		m = map[string]string{}
+		p.Calls[session] = m
+	}
+	m[id] = name
 }
 
-func (p *Parsed) diag(line int64, msg string) {
-	p.Diags = append(p.Diags, Diagnostic{Line: line, Message: msg})
-}
+// AddSession declares one more session of a source that holds many.
+func (p *Parsed) AddSession(s SessionInfo) { p.Others = append(p.Others, s) }
 
-func (p *Parsed) addResult(r ToolResult) {
+// AddResult records a tool result, filling its sizes and spill notice
+// from its blocks.
+func (p *Parsed) AddResult(r ToolResult) {
 	summarize(&r)
 	if p.OnResult != nil {
 		p.OnResult(&r)
@@ -139,7 +172,8 @@ func (p *Parsed) addResult(r ToolResult) {
 	p.Results = append(p.Results, r)
 }
 
-func (p *Parsed) seeTime(ts string) {
+// SeeTime widens the source's session's time span.
+func (p *Parsed) SeeTime(ts string) {
 	if ts == "" {
 		return
 	}

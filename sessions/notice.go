@@ -2,21 +2,9 @@ package sessions
 
 import (
 	"regexp"
+	"sort"
 	"strings"
-
-	"spillscope/retention"
-)
-
-// Spill notice kinds: which convention a recognised notice follows. A
-// recognised notice is a text convention, not proof that a harness wrote it.
-const (
-	NoticeClaudePersisted = "claude-persisted-output"
-	NoticeClaudeMCP       = "claude-mcp-saved"
-	NoticeOpenCode        = "opencode"
-	NoticeGemini          = "gemini-cli"
-	NoticeGeminiLegacy    = "gemini-cli-legacy"
-	NoticeGoose           = "goose"
-	NoticeSpillscope      = "spillscope"
+	"sync/atomic"
 )
 
 // SpillNotice is a spill notice recognised in tool-result text: its
@@ -26,73 +14,101 @@ type SpillNotice struct {
 	Path string `json:"path"`
 }
 
-type noticeRule struct {
-	kind   string
-	marker string // cheap substring that must be present before the regexp runs
-	re     *regexp.Regexp
+// NoticeRule recognises one spill-notice convention in tool-result text.
+// The harness that writes the convention owns its rule (Harness.Notices).
+// A recognised notice is a text convention, not proof that the harness
+// wrote it: an MCP bridge relays another harness's notice verbatim, and a
+// tool result can forge one (the file rule decides what is opened).
+type NoticeRule struct {
+	// Kind is the convention's stable name (SpillNotice.Kind).
+	Kind string
+	// Marker is a substring every such notice holds; the rule runs only
+	// where it is present.
+	Marker string
+	// Pattern's first group is the named path. Only the first and last
+	// 16 KB of a long text are searched: these notices open or close the
+	// result they replaced.
+	Pattern *regexp.Regexp
+	// Match, when set instead of Pattern, recognises the notice anywhere
+	// in the text and returns its path.
+	Match func(text string) (string, bool)
 }
 
-// Paths end at a newline; trailing punctuation the notice itself adds is
-// trimmed by the rule's pattern.
-var noticeRules = []noticeRule{
-	{NoticeClaudePersisted, "<persisted-output>", regexp.MustCompile(`<persisted-output>[\s\S]*?(?:Full output saved to|Tool result saved to):[ \t]*([^\n]+?)[ \t]*(?:\n|</persisted-output>|$)`)},
-	{NoticeClaudeMCP, "exceeds maximum allowed tokens", regexp.MustCompile(`exceeds maximum allowed tokens\. Output has been saved to ([^\n]+?)\.?[ \t]*(?:\n|$)`)},
-	{NoticeOpenCode, "Full output saved to:", regexp.MustCompile(`(?:The tool call succeeded but the output was truncated\. |\.\.\.output truncated\.\.\.\s*)Full output saved to:[ \t]*([^\n]+?)[ \t]*(?:\n|$)`)},
-	{NoticeGemini, "For full output see:", regexp.MustCompile(`Output too large\. Showing first [^\n]*? For full output see:[ \t]*([^\n]+?)[ \t]*(?:\n|$)`)},
-	{NoticeGeminiLegacy, "The full output has been saved to:", regexp.MustCompile(`Tool output was too large and has been truncated\.\s*The full output has been saved to:[ \t]*([^\n]+?)[ \t]*(?:\n|$)`)},
-	{NoticeGoose, "goose", nil},
+// noticeRules is every recognised convention, in recognition order:
+// whole-text matchers first, then the registered harnesses' rules by
+// harness name, then the conventions of harnesses not read yet. It is
+// rebuilt when a harness registers, so recognition (on every text block
+// the indexer reads) never rebuilds it.
+var noticeRules atomic.Pointer[[]NoticeRule]
+
+func rebuildNoticeRules(hs []Harness) {
+	var whole, windowed []NoticeRule
+	add := func(r NoticeRule) {
+		if r.Match != nil {
+			whole = append(whole, r)
+		} else if r.Pattern != nil {
+			windowed = append(windowed, r)
+		}
+	}
+	claimed := map[string]bool{}
+	for _, h := range hs {
+		for _, r := range h.Notices() {
+			claimed[r.Kind] = true
+			add(r)
+		}
+	}
+	var pending []string
+	for k := range pendingConventions {
+		if !claimed[k] {
+			pending = append(pending, k)
+		}
+	}
+	sort.Strings(pending)
+	for _, k := range pending {
+		add(pendingConventions[k].rule)
+	}
+	all := append(whole, windowed...)
+	noticeRules.Store(&all)
 }
 
-var gooseRe = regexp.MustCompile(`larger \(\d+ characters\) and is stored in the file which you can use other tools to examine or search in:[ \t]*([^\n]+?)[ \t]*(?:\n|$)`)
-
-// RecogniseSpill finds the first spill notice of a known harness in text.
-// Only bounded windows of very long text are searched: every known notice
-// sits at the start or the end of the result it replaced.
+// RecogniseSpill finds the first spill notice of a known convention in text.
 func RecogniseSpill(text string) (SpillNotice, bool) {
-	// This project's own notice has one recogniser, in retention.
-	if strings.Contains(text, "Full formatted result stored at:") {
-		if m, ok := retention.RecogniseNotice(text); ok && m.Path != "" {
-			return SpillNotice{Kind: NoticeSpillscope, Path: m.Path}, true
-		}
-	}
-	const window = 16 << 10
-	if len(text) > 2*window {
-		if n, ok := recogniseIn(text[:window]); ok {
-			return n, true
-		}
-		return recogniseIn(text[len(text)-window:])
-	}
-	return recogniseIn(text)
-}
-
-func recogniseIn(text string) (SpillNotice, bool) {
-	// Every known notice says "saved to", "stored" or "full output see";
-	// most results say none of them, and three scans beat seven.
-	if !strings.Contains(text, "saved to") && !strings.Contains(text, "stored") && !strings.Contains(text, "full output see") {
+	rules := noticeRules.Load()
+	if rules == nil {
 		return SpillNotice{}, false
 	}
-	for _, r := range noticeRules {
-		var re *regexp.Regexp
-		switch {
-		case r.kind == NoticeGoose:
-			if !strings.Contains(text, "is stored in the file which you can use") {
-				continue
-			}
-			re = gooseRe
-		case !strings.Contains(text, r.marker):
+	const window = 16 << 10
+	for _, r := range *rules {
+		if r.Match == nil {
 			continue
-		default:
-			re = r.re
 		}
-		m := re.FindStringSubmatch(text)
+		if strings.Contains(text, r.Marker) {
+			if p, ok := r.Match(text); ok && p != "" {
+				return SpillNotice{Kind: r.Kind, Path: p}, true
+			}
+		}
+	}
+	if len(text) > 2*window {
+		if n, ok := recogniseIn(*rules, text[:window]); ok {
+			return n, true
+		}
+		return recogniseIn(*rules, text[len(text)-window:])
+	}
+	return recogniseIn(*rules, text)
+}
+
+func recogniseIn(rules []NoticeRule, text string) (SpillNotice, bool) {
+	for _, r := range rules {
+		if r.Pattern == nil || !strings.Contains(text, r.Marker) {
+			continue
+		}
+		m := r.Pattern.FindStringSubmatch(text)
 		if m == nil {
 			continue
 		}
-		p := strings.TrimSpace(m[1])
-		if p == "" {
-			continue
+		if p := strings.TrimSpace(m[1]); p != "" {
+			return SpillNotice{Kind: r.Kind, Path: p}, true
 		}
-		return SpillNotice{Kind: r.kind, Path: p}, true
 	}
 	return SpillNotice{}, false
 }

@@ -1,13 +1,11 @@
 package sessions
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"spillscope/retention"
 )
@@ -35,15 +33,24 @@ type ResultRow struct {
 	Spill         *SpillNotice `json:"spill,omitempty"`
 	SpillResolved string       `json:"spillResolved,omitempty"`
 	SpillExists   bool         `json:"spillExists"`
-	Path          string       `json:"path"`
-	Offset        int64        `json:"offset"`
-	Length        int64        `json:"length"`
-	Line          int64        `json:"line"`
-	Index         int          `json:"index"`
+	// SpillState is the file rule's verdict on the spill file when the
+	// result was indexed (FileExists, FileMissing, FileOutside, ...).
+	SpillState string `json:"spillState,omitempty"`
+	// Path and Root are the source file and the root it was found under;
+	// Locator is where the result sits in it (its harness's terms), Line
+	// the 1-based line of its record.
+	Path string `json:"path"`
+	Root string `json:"root"`
+	Locator
+	Line    int64 `json:"line"`
+	Ordinal int   `json:"ordinal"`
+	// ContentSig is a hash of the content as last indexed.
+	ContentSig string `json:"-"`
 }
 
 const resultFields = `r.id, r.session_id, s.session_id, s.harness, s.project, s.route, r.call_id, r.tool_name, r.at, r.is_error, r.text_bytes, r.image_count, r.est_tokens,
-  r.rank_tokens, r.spill_kind, r.spill_path, r.spill_resolved, r.spill_exists, f.path, r.src_offset, r.src_length, r.src_line, r.src_index`
+  r.rank_tokens, r.spill_kind, r.spill_path, r.spill_resolved, r.spill_state, f.path, f.root, r.src_offset, r.src_length, r.src_line, r.src_index, r.src_key,
+  r.ordinal, r.content_sig`
 
 const resultJoins = ` JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id`
 
@@ -52,10 +59,9 @@ const resultCols = resultFields + ` FROM tool_results r` + resultJoins
 func scanResultRow(sc interface{ Scan(...any) error }) (ResultRow, error) {
 	var r ResultRow
 	var est sql.NullInt64
-	var kind, path, resolved sql.NullString
-	var exists sql.NullBool
+	var kind, path, resolved, state sql.NullString
 	err := sc.Scan(&r.ID, &r.SessionRowID, &r.SessionID, &r.Harness, &r.Project, &r.Route, &r.CallID, &r.ToolName, &r.Time, &r.IsError, &r.TextBytes, &r.Images, &est,
-		&r.Tokens, &kind, &path, &resolved, &exists, &r.Path, &r.Offset, &r.Length, &r.Line, &r.Index)
+		&r.Tokens, &kind, &path, &resolved, &state, &r.Path, &r.Root, &r.Offset, &r.Length, &r.Line, &r.Index, &r.Key, &r.Ordinal, &r.ContentSig)
 	if err != nil {
 		return r, err
 	}
@@ -66,7 +72,8 @@ func scanResultRow(sc interface{ Scan(...any) error }) (ResultRow, error) {
 	}
 	if kind.Valid {
 		r.Spill = &SpillNotice{Kind: kind.String, Path: path.String}
-		r.SpillResolved, r.SpillExists = resolved.String, exists.Bool
+		r.SpillResolved, r.SpillState = resolved.String, state.String
+		r.SpillExists = r.SpillState == FileExists
 	}
 	return r, nil
 }
@@ -168,13 +175,15 @@ func (d *DB) Result(ctx context.Context, id int64) (ResultRow, error) {
 // LoadResult reads a tool result's content back from its source file and
 // gives its images the paths of their stored attachments (Data is dropped
 // for every image whose attachment exists; the retention core reads
-// headers from paths).
+// headers from paths). An image path the source names that is not a stored
+// attachment is kept only where the file rule allows it for the session:
+// nothing downstream ever opens a path a tool result chose.
 func (d *DB) LoadResult(ctx context.Context, id int64) (ResultRow, retention.Result, error) {
 	row, err := d.Result(ctx, id)
 	if err != nil {
 		return row, retention.Result{}, err
 	}
-	res, err := ReadResultAt(row.Harness, row.Path, row.Offset, row.Length, row.Index, row.CallID)
+	res, err := readResult(row.Harness, row.Path, row.Locator, row.CallID)
 	if err != nil {
 		return row, retention.Result{}, err
 	}
@@ -182,11 +191,25 @@ func (d *DB) LoadResult(ctx context.Context, id int64) (ResultRow, retention.Res
 	if err != nil {
 		return row, retention.Result{}, err
 	}
+	var rule *FileRule
 	for i := range res.Content {
-		if p, ok := paths[i]; ok && res.Content[i].Type == retention.TypeImage {
+		b := &res.Content[i]
+		if b.Type != retention.TypeImage {
+			continue
+		}
+		if p, ok := paths[i]; ok {
 			if _, err := os.Stat(p); err == nil {
-				res.Content[i].Path = p
-				res.Content[i].Data = ""
+				b.Path, b.Data = p, ""
+				continue
+			}
+		}
+		if b.Path != "" {
+			if rule == nil {
+				r := RuleFor(d.sessionRef(row.Harness, row.Path, row.Root, row.SessionID, nil), "")
+				rule = &r
+			}
+			if rule.Check(b.Path).State != FileExists {
+				b.Path = ""
 			}
 		}
 	}
@@ -211,51 +234,12 @@ func (d *DB) attachmentPaths(ctx context.Context, id int64) (map[int]string, err
 	return m, rows.Err()
 }
 
-// ReadResultAt re-reads one tool result from its source: the byte range
-// [offset, offset+length) of path holds its line (or JSON object), index
-// is its position within it and callID must match.
-func ReadResultAt(harness, path string, offset, length int64, index int, callID string) (retention.Result, error) {
-	f, err := os.Open(path)
+// readResult re-reads one tool result from its source through the harness
+// that indexed it.
+func readResult(harness, path string, loc Locator, callID string) (retention.Result, error) {
+	h, err := harnessFor(harness)
 	if err != nil {
-		return retention.Result{}, fmt.Errorf("%w: %v", ErrResultGone, err)
+		return retention.Result{}, err
 	}
-	defer f.Close()
-	buf := make([]byte, length)
-	if _, err := f.ReadAt(buf, offset); err != nil {
-		return retention.Result{}, fmt.Errorf("%w: %s at %d: %v", ErrResultGone, path, offset, err)
-	}
-	buf = bytes.TrimRight(buf, "\r\n")
-	var res retention.Result
-	p := &Parsed{}
-	switch harness {
-	case HarnessClaude:
-		(&ClaudeReader{}).ReadLine(Line{Bytes: buf, Offset: offset, Length: length, Number: 1, Complete: true}, p)
-	case HarnessCodex:
-		(&CodexReader{}).ReadLine(Line{Bytes: buf, Offset: offset, Length: length, Number: 1, Complete: true}, p)
-	case HarnessGemini:
-		r, _ := geminiCall(buf)
-		r.Index = index // the span is the call itself
-		p.Results = append(p.Results, r)
-	case HarnessSpillscope:
-		r, err := retention.ParseResult(buf)
-		if err != nil {
-			return res, fmt.Errorf("%w: %s at %d: %v", ErrResultGone, path, offset, err)
-		}
-		dir := filepath.Dir(path)
-		for i := range r.Content {
-			b := &r.Content[i]
-			if b.Type == retention.TypeImage && b.Path != "" && !filepath.IsAbs(b.Path) {
-				b.Path = filepath.Join(dir, b.Path)
-			}
-		}
-		return r, nil
-	default:
-		return res, fmt.Errorf("sessions: unknown harness %q", harness)
-	}
-	for _, r := range p.Results {
-		if r.Index == index && r.CallID == callID {
-			return retention.Result{Content: r.Blocks, IsError: r.IsError}, nil
-		}
-	}
-	return res, fmt.Errorf("%w: %s at %d has no result %q", ErrResultGone, path, offset, callID)
+	return h.ReadResult(path, loc, callID)
 }

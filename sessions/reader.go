@@ -1,6 +1,9 @@
 package sessions
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // scanLine is the envelope check every JSONL reader (Claude Code, Codex)
 // makes before it looks inside a line. It scans l as one JSON object,
@@ -16,19 +19,35 @@ func scanLine(l Line, p *Parsed, known map[string]bool, typ *string, fn func(k [
 	}
 	// A stop means fn had what it needed; the rest of the line may be
 	// anything, as it is never read.
+	p.lines++
 	if stopped, err := wholeObject(b, fn); err != nil && !stopped {
-		p.diag(l.Number, fmt.Sprintf("not a JSON object (%s)", lineStart(b)))
+		p.Diag(l.Number, DiagNotJSON, map[string]string{"start": lineStart(b)})
 		return false
 	}
 	switch {
 	case *typ == "":
-		p.diag(l.Number, `line has no "type"`)
+		p.Diag(l.Number, DiagNoType, nil)
 		return false
 	case !known[*typ]:
-		p.diag(l.Number, fmt.Sprintf("unknown line type %q", *typ))
+		p.SkipType(l.Number, *typ)
 		return false
 	}
+	p.records++
 	return true
+}
+
+// notASession replaces a fully read file's line diagnostics with one, when
+// not one of its lines was a record of its harness: a file claimed by its
+// name that holds something else is one diagnostic, not one per line, and
+// no session.
+func notASession(p *Parsed, label string) {
+	if p.records > 0 || p.lines == 0 {
+		return
+	}
+	p.NotSession = true
+	p.Diags = p.Diags[:0]
+	p.skipped = nil
+	p.Diag(0, DiagNotASession, map[string]string{"harness": label, "lines": strconv.Itoa(p.lines)})
 }
 
 // lineStart quotes the first bytes of a bad line so a diagnostic says what
@@ -38,14 +57,14 @@ func lineStart(b []byte) string {
 	if len(b) > n {
 		b = b[:n]
 	}
-	return fmt.Sprintf("starts with %q", b)
+	return fmt.Sprintf("%q", b)
 }
 
 // resultProblems records what did not convert in a tool result's content as
 // diagnostics on the result's line, each naming the call.
 func resultProblems(p *Parsed, line int64, callID string, problems []string) {
 	for _, m := range problems {
-		p.diag(line, fmt.Sprintf("tool result %s: %s", callID, m))
+		p.Diag(line, DiagResultProblem, map[string]string{"callId": callID, "detail": m})
 	}
 }
 

@@ -12,16 +12,18 @@ func TestScanLine(t *testing.T) {
 		line     string
 		wantOK   bool
 		wantDiag string
+		code     string
+		params   map[string]string
 	}{
-		{"blank", " \t", false, ""},
-		{"known", `{"type":"user","x":1}`, true, ""},
-		{"not an object", `[1,2]`, false, `not a JSON object (starts with "[1")`},
-		{"trailing bytes", `{"type":"user"} x`, false, `not a JSON object (starts with "{\"")`},
-		{"no type", `{"x":1}`, false, `line has no "type"`},
-		{"unknown type", `{"type":"other"}`, false, `unknown line type "other"`},
+		{"blank", " \t", false, "", "", nil},
+		{"known", `{"type":"user","x":1}`, true, "", "", nil},
+		{"not an object", `[1,2]`, false, `not a JSON object (starts with "[1")`, DiagNotJSON, map[string]string{"start": `"[1"`}},
+		{"trailing bytes", `{"type":"user"} x`, false, `not a JSON object (starts with "{\"")`, DiagNotJSON, map[string]string{"start": `"{\""`}},
+		{"no type", `{"x":1}`, false, `line has no "type"`, DiagNoType, map[string]string{}},
+		{"unknown type", `{"type":"other"}`, false, `unknown line type "other": 1 line skipped`, DiagUnknownType, map[string]string{"type": "other", "count": "1", "firstLine": "7"}},
 		// fn stops at a type it skips: what follows is never read, so a
 		// broken tail is no fault.
-		{"stopped early", `{"type":"progress",`, true, ""},
+		{"stopped early", `{"type":"progress",`, true, "", "", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -40,7 +42,7 @@ func TestScanLine(t *testing.T) {
 			}
 			var want []Diagnostic
 			if tt.wantDiag != "" {
-				want = []Diagnostic{{Line: 7, Message: tt.wantDiag}}
+				want = []Diagnostic{{Line: 7, Code: tt.code, Params: tt.params, Message: tt.wantDiag}}
 			}
 			if !reflect.DeepEqual(p.Diags, want) {
 				t.Errorf("diags = %+v, want %+v", p.Diags, want)

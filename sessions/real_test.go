@@ -1,209 +1,20 @@
 package sessions
 
 import (
-	"bufio"
-	"encoding/base64"
-	"encoding/json"
 	"os"
-	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"spillscope/internal/fixtures"
 )
-
-// expected is what the test counts from the raw JSON with encoding/json and
-// none of the package's code.
-type expected struct {
-	files, sessions, results, images, notices, badLines int
-	usage                                               Usage
-}
-
-func countReal(t *testing.T, root string) expected {
-	var e expected
-	sessions := map[string]bool{}
-	err := filepath.WalkDir(root, func(path string, de os.DirEntry, err error) error {
-		if err != nil || de.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		switch {
-		case strings.HasPrefix(rel, "claude/") && strings.HasSuffix(path, ".jsonl") && !strings.Contains(rel, "/tool-results/"):
-			e.files++
-			countClaude(t, path, &e, sessions)
-		case strings.HasPrefix(rel, "codex/") && strings.HasSuffix(path, ".jsonl"):
-			e.files++
-			countCodex(t, path, &e, sessions)
-		case strings.HasPrefix(rel, "gemini/") && strings.HasSuffix(path, ".json"):
-			e.files++
-			countGemini(t, path, &e, sessions)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.sessions = len(sessions)
-	return e
-}
-
-func eachJSONLine(t *testing.T, path string, e *expected, fn func(map[string]any)) {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := bufio.NewReaderSize(f, 1<<20)
-	for {
-		line, err := r.ReadBytes('\n')
-		if len(strings.TrimSpace(string(line))) > 0 {
-			var m map[string]any
-			if json.Unmarshal(line, &m) != nil {
-				e.badLines++
-			} else {
-				fn(m)
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-func validImage(data string) bool {
-	_, err := base64.StdEncoding.DecodeString(data)
-	return err == nil && data != ""
-}
-
-func countClaude(t *testing.T, path string, e *expected, sessions map[string]bool) {
-	type key struct{ msg, req string }
-	last := map[key]map[string]any{}
-	eachJSONLine(t, path, e, func(m map[string]any) {
-		if id, _ := m["sessionId"].(string); id != "" {
-			sessions["claude/"+id] = true
-		}
-		msg, _ := m["message"].(map[string]any)
-		switch m["type"] {
-		case "assistant":
-			if u, ok := msg["usage"].(map[string]any); ok {
-				id, _ := msg["id"].(string)
-				req, _ := m["requestId"].(string)
-				last[key{id, req}] = u
-			}
-		case "user":
-			content, _ := msg["content"].([]any)
-			for _, c := range content {
-				b, _ := c.(map[string]any)
-				if b["type"] != "tool_result" {
-					continue
-				}
-				e.results++
-				switch inner := b["content"].(type) {
-				case string:
-					if strings.Contains(inner, "<persisted-output>") {
-						e.notices++
-					}
-				case []any:
-					noticed := false
-					for _, x := range inner {
-						blk, _ := x.(map[string]any)
-						if blk["type"] == "image" {
-							src, _ := blk["source"].(map[string]any)
-							if d, _ := src["data"].(string); validImage(d) {
-								e.images++
-							}
-						}
-						if tx, _ := blk["text"].(string); !noticed && strings.Contains(tx, "<persisted-output>") {
-							e.notices++
-							noticed = true
-						}
-					}
-				}
-			}
-		}
-	})
-	for _, u := range last {
-		n := func(k string) int64 { f, _ := u[k].(float64); return int64(f) }
-		e.usage.Input += n("input_tokens")
-		e.usage.Output += n("output_tokens")
-		e.usage.CacheRead += n("cache_read_input_tokens")
-		e.usage.CacheWrite += n("cache_creation_input_tokens")
-	}
-}
-
-func countCodex(t *testing.T, path string, e *expected, sessions map[string]bool) {
-	var total map[string]any
-	eachJSONLine(t, path, e, func(m map[string]any) {
-		p, _ := m["payload"].(map[string]any)
-		switch m["type"] {
-		case "session_meta":
-			if id, _ := p["id"].(string); id != "" {
-				sessions["codex/"+id] = true
-			}
-		case "response_item":
-			if p["type"] == "function_call_output" || p["type"] == "custom_tool_call_output" {
-				e.results++
-				if arr, ok := p["output"].([]any); ok {
-					for _, x := range arr {
-						it, _ := x.(map[string]any)
-						if it["type"] == "input_image" {
-							u, _ := it["image_url"].(string)
-							if _, d, ok := strings.Cut(u, ";base64,"); ok && validImage(d) {
-								e.images++
-							}
-						}
-					}
-				}
-			}
-		case "event_msg":
-			if p["type"] == "token_count" {
-				if info, ok := p["info"].(map[string]any); ok {
-					total, _ = info["total_token_usage"].(map[string]any)
-				}
-			}
-		}
-	})
-	if total != nil {
-		n := func(k string) int64 { f, _ := total[k].(float64); return int64(f) }
-		e.usage.Input += n("input_tokens") - n("cached_input_tokens")
-		e.usage.CacheRead += n("cached_input_tokens")
-		e.usage.Output += n("output_tokens")
-		e.usage.Reasoning += n("reasoning_output_tokens")
-	}
-}
-
-func countGemini(t *testing.T, path string, e *expected, sessions map[string]bool) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		SessionID string `json:"sessionId"`
-		Messages  []struct {
-			Tokens *struct {
-				Input, Output, Cached, Thoughts int64
-			} `json:"tokens"`
-			ToolCalls []json.RawMessage `json:"toolCalls"`
-		} `json:"messages"`
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
-	sessions["gemini/"+doc.SessionID] = true
-	for _, m := range doc.Messages {
-		e.results += len(m.ToolCalls)
-		if m.Tokens != nil {
-			e.usage.Input += m.Tokens.Input - m.Tokens.Cached
-			e.usage.CacheRead += m.Tokens.Cached
-			e.usage.Output += m.Tokens.Output
-			e.usage.Reasoning += m.Tokens.Thoughts
-		}
-	}
-}
 
 func TestIndexRealFixtures(t *testing.T) {
 	root := realRoot(t)
-	want := countReal(t, root)
-	if want.results == 0 || want.images == 0 || want.notices == 0 {
-		t.Fatalf("fixture counts look wrong: %+v", want)
+	census := fixtures.CountReal(t, root)
+	want := census.Total()
+	if want.ToolResults == 0 || want.Images == 0 || want.SpillNotices == 0 || len(census.Unread) == 0 {
+		t.Fatalf("fixture counts look wrong: %+v", census)
 	}
 	d := openTemp(t)
 	got := index(t, d, root)
@@ -211,13 +22,13 @@ func TestIndexRealFixtures(t *testing.T) {
 		name      string
 		got, want int
 	}{
-		{"files", got.Files, want.files},
-		{"sessions", got.Sessions, want.sessions},
-		{"tool results", got.ToolResults, want.results},
-		{"images in tool results", got.ToolResultImages, want.images},
-		{"spill notices", got.SpillNotices, want.notices},
-		{"diagnostics (bad lines)", got.Diagnostics, want.badLines},
-		{"changed files", got.ChangedFiles, want.files},
+		{"files", got.Files, want.Files},
+		{"sessions", got.Sessions, want.Sessions},
+		{"tool results", got.ToolResults, want.ToolResults},
+		{"images in tool results", got.ToolResultImages, want.Images},
+		{"spill notices", got.SpillNotices, want.SpillNotices},
+		{"diagnostics", got.Diagnostics, want.Diagnostics},
+		{"changed files", got.ChangedFiles, want.Files},
 	}
 	for _, c := range checks {
 		t.Run(c.name, func(t *testing.T) {
@@ -226,19 +37,54 @@ func TestIndexRealFixtures(t *testing.T) {
 			}
 		})
 	}
+	t.Run("per harness", func(t *testing.T) {
+		for name, g := range got.PerHarness {
+			w := census.Harness[name]
+			wt := HarnessTotals{Files: w.Files, Sessions: w.Sessions, ToolResults: w.ToolResults, ToolResultImages: w.Images,
+				SpillNotices: w.SpillNotices, Diagnostics: w.Diagnostics}
+			if g != wt {
+				t.Errorf("%s: index %+v, fixtures %+v", name, g, wt)
+			}
+		}
+		for name := range census.Harness {
+			if _, ok := got.PerHarness[name]; !ok {
+				t.Errorf("%s: counted in the fixtures, not in the index", name)
+			}
+		}
+	})
+	t.Run("harnesses not read yet are not taken for others", func(t *testing.T) {
+		ss, err := d.BrowseSessions(t.Context(), SessionFilter{Limit: 5000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		indexed := map[string]bool{}
+		for _, s := range ss {
+			indexed[s.File] = true
+		}
+		diags, _ := d.BrowseDiagnostics(t.Context(), 10000)
+		for _, dg := range diags {
+			indexed[dg.File] = true
+		}
+		for _, p := range census.Unread {
+			if indexed[p] {
+				t.Errorf("%s was read although no harness of this build reads it", p)
+			}
+		}
+	})
 	t.Run("usage", func(t *testing.T) {
-		if want.usage.Output == 0 {
+		if want.Output == 0 {
 			t.Fatal("fixtures record no usage")
 		}
-		if u := usageTotals(t, d); u != want.usage {
-			t.Errorf("got %+v, want %+v", u, want.usage)
+		wu := Usage{Input: want.Input, CacheRead: want.CacheRead, CacheWrite: want.CacheWrite, Output: want.Output, Reasoning: want.Reasoning}
+		if u := usageTotals(t, d); u != wu {
+			t.Errorf("got %+v, want %+v", u, wu)
 		}
 	})
 	t.Run("second pass changes nothing", func(t *testing.T) {
 		again := index(t, d, root)
 		got.ChangedFiles, again.ChangedFiles = 0, 0
 		got.Seconds, again.Seconds = 0, 0
-		if again != got {
+		if !reflect.DeepEqual(again, got) {
 			t.Errorf("second pass %+v, first %+v", again, got)
 		}
 	})
@@ -272,7 +118,7 @@ func TestIndexRealFixtures(t *testing.T) {
 			}
 		}
 	})
-	t.Run("persisted-output notice is linked, file missing", func(t *testing.T) {
+	t.Run("persisted-output notices are linked, files missing", func(t *testing.T) {
 		rows, _ := d.Results(t.Context(), ResultFilter{})
 		found := 0
 		for _, r := range rows {
@@ -280,15 +126,24 @@ func TestIndexRealFixtures(t *testing.T) {
 				continue
 			}
 			found++
-			if r.Spill.Kind != NoticeClaudePersisted || !strings.HasSuffix(r.Spill.Path, "/tool-results/toolu_019CpL49DWBenUxVVCWEXz3L.txt") {
+			// The files are not in the corpus: a session folder copied
+			// without tool-results/ (2.1.39), and /tmp (2.1.85).
+			if r.Spill.Kind != NoticeClaudePersisted || !(strings.Contains(r.Spill.Path, "/tool-results/toolu_") || strings.HasPrefix(r.Spill.Path, "/tmp/claude-tool-results/")) {
 				t.Errorf("notice %+v", r.Spill)
 			}
-			if r.SpillExists {
-				t.Errorf("spill file reported present: %s", r.SpillResolved)
+			// A temp folder Claude Code writes is where the file would be:
+			// missing. A path on the publisher's machine is outside every
+			// folder read here, and the copy beside the transcript is absent.
+			want := FileOutside
+			if strings.HasPrefix(r.Spill.Path, "/tmp/claude-tool-results/") {
+				want = FileMissing
+			}
+			if r.SpillExists || r.SpillState != want {
+				t.Errorf("spill file %s: state %q, want %q", r.Spill.Path, r.SpillState, want)
 			}
 		}
-		if found != want.notices {
-			t.Errorf("found %d notices, want %d", found, want.notices)
+		if found != want.SpillNotices {
+			t.Errorf("found %d notices, want %d", found, want.SpillNotices)
 		}
 	})
 }

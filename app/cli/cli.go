@@ -36,13 +36,14 @@ const (
 
 func commands() map[string]command {
 	return map[string]command{
-		"retain": {"run the retention decision on one tool result read from stdin", runRetain},
-		"price":  {"print the image token price of each image file on a route", runPrice},
-		"tokens": {"print the text token estimate of files or stdin", runTokens},
-		"links":  {"classify URIs as a tool result's resource_link would be shown", runLinks},
-		"index":  {"index agent session folders into the database", runIndex},
-		"sweep":  {"re-run retention on indexed results at many budgets", runSweep},
-		"sample": {"write the bundled sample sessions (and benchmark corpora) to a folder", runSample},
+		"retain":    {"run the retention decision on one tool result read from stdin", runRetain},
+		"price":     {"print the image token price of each image file on a route", runPrice},
+		"tokens":    {"print the text token estimate of files or stdin", runTokens},
+		"links":     {"classify URIs as a tool result's resource_link would be shown", runLinks},
+		"index":     {"index agent session folders into the database", runIndex},
+		"harnesses": {"list the session formats this build reads and their default roots here", runHarnesses},
+		"sweep":     {"re-run retention on indexed results at many budgets", runSweep},
+		"sample":    {"write the bundled sample sessions (and benchmark corpora) to a folder", runSample},
 	}
 }
 
@@ -92,7 +93,7 @@ func usage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
+		fmt.Fprintf(w, "  %-9s %s\n", n, cmds[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'spillscope SUBCOMMAND -h' for a subcommand's flags.")
 }

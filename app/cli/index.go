@@ -6,35 +6,41 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"strings"
 	"time"
 
 	"spillscope/sessions"
 )
 
-// defaultRoots are the folders each harness writes sessions to, where they
-// exist.
-func defaultRoots(getenv func(string) string) []string {
-	home := getenv("HOME")
-	if home == "" {
-		h, err := os.UserHomeDir()
+// harnessEnv is the harnesses' view of the machine, through env.Getenv.
+func harnessEnv(env Env) sessions.Env { return sessions.Env{Getenv: env.Getenv} }
+
+// rootsFrom spells the ROOT arguments as the indexer does, or gives every
+// registered harness's default roots that exist here.
+func rootsFrom(env Env, args []string) ([]string, error) {
+	if len(args) == 0 {
+		return sessions.DefaultRoots(harnessEnv(env)), nil
+	}
+	out := make([]string, 0, len(args))
+	for _, a := range args {
+		r, err := sessions.NormalizeRoot(a, harnessEnv(env))
 		if err != nil {
-			return nil
+			return nil, err
 		}
-		home = h
+		out = append(out, r)
 	}
-	var out []string
-	for _, p := range []string{
-		filepath.Join(home, ".claude", "projects"),
-		filepath.Join(home, ".codex", "sessions"),
-		filepath.Join(home, ".gemini", "tmp"),
-	} {
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			out = append(out, p)
+	return out, nil
+}
+
+// defaultRootsText names the default roots for usage and error messages.
+func defaultRootsText(env Env) string {
+	var names []string
+	for _, h := range sessions.DescribeHarnesses(harnessEnv(env)) {
+		for _, r := range h.Roots {
+			names = append(names, r.Path)
 		}
 	}
-	return out
+	return strings.Join(names, ", ")
 }
 
 // dbPathOf is the --db path or the app's own database.
@@ -53,8 +59,8 @@ func runIndex(env Env, args []string) int {
 	structureOnly := fs.Bool("structure-only", false, "skip the token-estimate and full-text phases")
 	fs.Usage = func() {
 		fmt.Fprintln(env.Stderr, "usage: spillscope index [--db PATH] [--structure-only] [ROOT...]")
-		fmt.Fprintln(env.Stderr, "Indexes agent session folders (default: ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp where they exist)")
-		fmt.Fprintln(env.Stderr, "and prints one JSON object with what the index holds for them.")
+		fmt.Fprintf(env.Stderr, "Indexes agent session folders (default: each harness's own, where they exist: %s)\n", defaultRootsText(env))
+		fmt.Fprintln(env.Stderr, "and prints one JSON object with what the index holds for them, in all and per harness (perHarness).")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -63,12 +69,13 @@ func runIndex(env Env, args []string) int {
 		}
 		return exitUsage
 	}
-	roots := fs.Args()
+	roots, err := rootsFrom(env, fs.Args())
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "spillscope index: %v\n", err)
+		return exitUsage
+	}
 	if len(roots) == 0 {
-		roots = defaultRoots(env.Getenv)
-		if len(roots) == 0 {
-			fmt.Fprintln(env.Stderr, "spillscope index: no session folders found (~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp); pass ROOT folders to index others")
-		}
+		fmt.Fprintf(env.Stderr, "spillscope index: no session folders found (%s); pass ROOT folders to index others\n", defaultRootsText(env))
 	}
 	path, err := dbPathOf(env, *dbPath)
 	if err != nil {
@@ -89,6 +96,7 @@ func runIndex(env Env, args []string) int {
 		return exitFail
 	}
 	defer db.Close()
+	db.SetEnv(harnessEnv(env))
 	started := time.Now()
 	ctx := context.Background()
 	bar := newProgressBar(env)

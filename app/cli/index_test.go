@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -42,15 +43,35 @@ func TestIndexCommand(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "index.db")
 	env, out, errb := envFor(t, nil)
 	first := runIndexJSON(t, env, out, "--db", db, root)
-	if first.Files != 14 || first.ToolResults == 0 || first.ChangedFiles != first.Files || first.Diagnostics != 4 {
-		t.Errorf("first pass %+v", first)
+	census := fixtures.CountReal(t, root)
+	want := census.Total()
+	if first.Files != want.Files || first.Sessions != want.Sessions || first.ToolResults != want.ToolResults ||
+		first.ToolResultImages != want.Images || first.SpillNotices != want.SpillNotices || first.Diagnostics != want.Diagnostics ||
+		first.ChangedFiles != first.Files || want.ToolResults == 0 {
+		t.Errorf("first pass %+v, fixtures hold %+v", first, want)
+	}
+	// Per harness, every registered one is listed, and its counts are the
+	// fixtures' own; a harness the counter does not know must not have read
+	// anything.
+	for _, h := range sessions.Harnesses() {
+		g, ok := first.PerHarness[h.Name()]
+		if !ok {
+			t.Errorf("perHarness lacks %s", h.Name())
+			continue
+		}
+		w := census.Harness[h.Name()]
+		wt := sessions.HarnessTotals{Files: w.Files, Sessions: w.Sessions, ToolResults: w.ToolResults, ToolResultImages: w.Images,
+			SpillNotices: w.SpillNotices, Diagnostics: w.Diagnostics}
+		if g != wt {
+			t.Errorf("%s: index %+v, fixtures %+v", h.Name(), g, wt)
+		}
 	}
 	if errb.Len() != 0 {
 		t.Errorf("stderr written without a terminal: %q", errb.String())
 	}
 	var raw map[string]any
 	json.Unmarshal(out.Bytes(), &raw)
-	for _, k := range []string{"files", "bytes", "sessions", "toolResults", "toolResultImages", "spillNotices", "diagnostics", "changedFiles", "seconds"} {
+	for _, k := range []string{"files", "bytes", "sessions", "toolResults", "toolResultImages", "spillNotices", "diagnostics", "changedFiles", "seconds", "perHarness"} {
 		if _, ok := raw[k]; !ok {
 			t.Errorf("summary lacks %q: %s", k, out.String())
 		}
@@ -60,7 +81,7 @@ func TestIndexCommand(t *testing.T) {
 		t.Errorf("unchanged pass changed %d files", second.ChangedFiles)
 	}
 	first.ChangedFiles, first.Seconds, second.Seconds = 0, 0, 0
-	if first != second {
+	if !reflect.DeepEqual(first, second) {
 		t.Errorf("totals differ: %+v vs %+v", first, second)
 	}
 }
@@ -257,5 +278,59 @@ func TestDefaultDBPath(t *testing.T) {
 				t.Errorf("--db x.db gave %q, %v", flag, err)
 			}
 		})
+	}
+}
+
+// TestIndexCommandFollowsTheFileRule: the CLI's index resolves spill files
+// through the file rule: a forged notice is recorded as outside, and
+// nothing of the file it names is stored.
+func TestIndexCommandFollowsTheFileRule(t *testing.T) {
+	base := t.TempDir()
+	root, secret := filepath.Join(base, "root"), filepath.Join(base, "secret.txt")
+	if err := os.WriteFile(secret, []byte("CLI-SECRET"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	own := filepath.Join(root, "-w", "s1", "tool-results", "toolu_ok.txt")
+	if err := os.MkdirAll(filepath.Dir(own), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(own, []byte("full"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	line := func(call, path string) string {
+		b, _ := json.Marshal(map[string]any{"type": "user", "sessionId": "s1", "message": map[string]any{"role": "user", "content": []any{
+			map[string]any{"tool_use_id": call, "type": "tool_result", "content": "<persisted-output>\nOutput too large (9KB). Full output saved to: " + path + "\n</persisted-output>"}}}})
+		return string(b) + "\n"
+	}
+	if err := os.WriteFile(filepath.Join(root, "-w", "s1.jsonl"), []byte(line("toolu_ok", own)+line("forged", secret)+line("shadow", "/etc/shadow")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(base, "data", "index.db")
+	env, out, _ := envFor(t, map[string]string{"HOME": base})
+	s := runIndexJSON(t, env, out, "--db", db, root+"/")
+	if s.SpillNotices != 3 {
+		t.Fatalf("%+v", s)
+	}
+	d, err := sessions.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	rows, err := d.Results(t.Context(), sessions.ResultFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"toolu_ok": sessions.FileExists, "forged": sessions.FileOutside, "shadow": sessions.FileOutside}
+	for _, r := range rows {
+		if r.SpillState != want[r.CallID] || (r.SpillResolved != "") != (want[r.CallID] == sessions.FileExists) {
+			t.Errorf("%s: state %q resolved %q, want %q", r.CallID, r.SpillState, r.SpillResolved, want[r.CallID])
+		}
+		if r.Root != root {
+			t.Errorf("root %q, want %q (a trailing slash is the same root)", r.Root, root)
+		}
+	}
+	raw, _ := os.ReadFile(db)
+	if strings.Contains(string(raw), "CLI-SECRET") {
+		t.Error("the index holds the forged notice's file")
 	}
 }

@@ -143,14 +143,19 @@ func TestGenerateRejectsNegativeOptions(t *testing.T) {
 // --- An independent reader: counts what the files hold, by its own rules
 // written from FORMATS.md, without the generator's bookkeeping.
 
+// knownClaudeTypes are the line types FORMATS.md section 1 lists for Claude
+// Code (2.1.114 added attachment, permission-mode and last-prompt).
 var knownClaudeTypes = map[string]bool{"user": true, "assistant": true, "system": true, "summary": true, "progress": true,
-	"file-history-snapshot": true, "queue-operation": true}
+	"file-history-snapshot": true, "queue-operation": true, "attachment": true, "permission-mode": true, "custom-title": true,
+	"ai-title": true, "agent-name": true, "last-prompt": true, "pr-link": true, "agent-setting": true, "bridge-session": true,
+	"worktree-state": true}
 
 var noticePatterns = []struct {
 	kind string
 	re   *regexp.Regexp
 }{
-	{NoticeClaude, regexp.MustCompile(`<persisted-output>\nOutput too large \(\d+KB\)\. Full output saved to: ([^\n]+)\n`)},
+	// Sizes are whole KB up to 2.1.39 and decimal from 2.1.85 ("32.9KB").
+	{NoticeClaude, regexp.MustCompile(`<persisted-output>\nOutput too large \([\d.]+KB\)\. Full output saved to: ([^\n]+)\n`)},
 	{NoticeClaudeMCP, regexp.MustCompile(`exceeds maximum allowed tokens\. Output has been saved to ([^\n]+?)\.\nFormat: `)},
 	{NoticeOpenCode, regexp.MustCompile(`The tool call succeeded but the output was truncated\. Full output saved to: ([^\n]+)\n`)},
 	{NoticeGoose, regexp.MustCompile(`is stored in the file which you can use other tools to examine or search in: ([^\n]+)$`)},
@@ -639,7 +644,7 @@ func lineIDs(t *testing.T, path string) map[string]bool {
 		case map[string]any:
 			for k, e := range x {
 				s, ok := e.(string)
-				if ok && len(s) >= 8 && (k == "uuid" || k == "parentUuid" || k == "sessionId" || k == "requestId" || k == "tool_use_id" ||
+				if ok && len(s) >= 8 && (k == "uuid" || k == "parentUuid" || k == "leafUuid" || k == "sessionId" || k == "requestId" || k == "tool_use_id" ||
 					k == "id" && (strings.HasPrefix(s, "msg_") || strings.HasPrefix(s, "toolu_"))) {
 					ids[s] = true
 				}
@@ -663,20 +668,36 @@ func lineIDs(t *testing.T, path string) map[string]bool {
 func TestBenchCorpus(t *testing.T) {
 	real := realClaudeProjects(t)
 	dir := filepath.Join(t.TempDir(), "bench")
-	const target = 10 << 20
-	m, err := GenerateBenchCorpus(dir, BenchOptions{TargetBytes: target, ReplicateFrom: real, Seed: 11, ScreenshotBytes: 16 << 10, ShotsPerSession: 2})
+	sources, err := listFiles(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The target asks for two rounds of copies whatever the size of the real
+	// corpus: the sample corpus, one copy of every source, the round's
+	// screenshot session (far smaller than the sources), and a second copy.
+	var sourceBytes int64
+	for _, rel := range sources {
+		sourceBytes += mustSize(t, filepath.Join(real, rel))
+	}
+	opts := BenchOptions{ReplicateFrom: real, Seed: 11, ScreenshotBytes: 16 << 10, ShotsPerSession: 2}
+	sample, err := GenerateBenchCorpus(filepath.Join(t.TempDir(), "sample"), BenchOptions{TargetBytes: 1, Seed: opts.Seed, ScreenshotBytes: opts.ScreenshotBytes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sample.Replicated != 0 {
+		t.Fatalf("a 1-byte target replicated %d rounds", sample.Replicated)
+	}
+	target := sample.Bytes + 2*sourceBytes
+	opts.TargetBytes = target
+	m, err := GenerateBenchCorpus(dir, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.Bytes < target {
 		t.Errorf("corpus is %d bytes, want at least %d", m.Bytes, target)
 	}
-	if m.Replicated < 2 {
-		t.Fatalf("replicated %d rounds, want at least 2 for this target", m.Replicated)
-	}
-	sources, err := listFiles(real)
-	if err != nil {
-		t.Fatal(err)
+	if m.Replicated != 2 {
+		t.Fatalf("replicated %d rounds, want 2 for a target of the sample and two copies", m.Replicated)
 	}
 
 	t.Run("copies keep bytes and shape", func(t *testing.T) {
@@ -694,7 +715,7 @@ func TestBenchCorpus(t *testing.T) {
 			if len(a) != len(b) || bytes.Count(a, []byte("\n")) != bytes.Count(b, []byte("\n")) {
 				t.Errorf("%s: copy is %d bytes/%d lines, source %d/%d", rel, len(b), bytes.Count(b, []byte("\n")), len(a), bytes.Count(a, []byte("\n")))
 			}
-			if bytes.Equal(a, b) && strings.HasSuffix(rel, ".jsonl") {
+			if bytes.Equal(a, b) && strings.HasSuffix(rel, ".jsonl") && len(a) > 0 {
 				t.Errorf("%s: copy is identical to the source", rel)
 			}
 		}
@@ -706,6 +727,9 @@ func TestBenchCorpus(t *testing.T) {
 			}
 			seen := lineIDs(t, filepath.Join(real, rel))
 			if len(seen) == 0 {
+				if mustSize(t, filepath.Join(real, rel)) == 0 {
+					continue // an empty transcript has nothing to renew
+				}
 				t.Fatalf("%s: reader found no ids", rel)
 			}
 			for round := 0; round < m.Replicated; round++ {
@@ -734,6 +758,14 @@ func TestBenchCorpus(t *testing.T) {
 			}
 		}
 	})
+}
+
+func mustSize(t testing.TB, p string) int64 {
+	st, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Size()
 }
 
 func BenchmarkBenchCorpus(b *testing.B) {

@@ -38,7 +38,8 @@ export interface Bridge {
   diagnostics(limit: number): Promise<Diagnostic[]>;
   startIndex(): Promise<IndexStatus>;
   indexStatus(): Promise<IndexStatus>;
-  readFile(path: string, offset: number, limit: number): Promise<FileSlice>;
+  /** spillFile reads part of an indexed result's spill file: Go picks the file and says whether it may be opened (slice.state). */
+  spillFile(resultId: number, offset: number, limit: number): Promise<FileSlice>;
   /** searchResults orders by "" (relevance), "tokens" or "source". */
   searchResults(query: string, order: string): Promise<ResultRow[]>;
   /** largest lists the results that cost the most tokens across the index. */
@@ -62,7 +63,7 @@ export const bridge: Bridge = {
   diagnostics: (limit) => SessionsSvc.Diagnostics(limit),
   startIndex: () => SessionsSvc.Index(),
   indexStatus: () => SessionsSvc.Status(),
-  readFile: (path, offset, limit) => SessionsSvc.ReadFile(path, offset, limit),
+  spillFile: (resultId, offset, limit) => SessionsSvc.SpillFile(app.SpillQuery.createFrom({ resultId, offset, limit })),
   searchResults: (query, order) => SessionsSvc.Search(app.SearchQuery.createFrom({ query, order })),
   largest: (limit) => SessionsSvc.Largest(limit),
   routes: () => RetentionSvc.Routes(),

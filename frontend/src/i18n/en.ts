@@ -158,6 +158,8 @@ export const en = {
     looksLike: 'looks like a spill notice ({kind})',
     fileFound: 'file found',
     fileMissing: 'spill file missing',
+    fileOutside: 'not opened: outside the folders Spillscope reads',
+    fileUnreadable: 'spill file unreadable',
     source: 'Source',
     file: 'Session file',
     sessionId: 'Session id',
@@ -230,6 +232,9 @@ export const en = {
     loadMore: 'Load more',
     fileMissing: 'The spill file named by the notice is missing.',
     fileMissingHint: 'The notice names a path that no longer exists (or was never written). This is a recorded state, not an error of the app.',
+    fileOutside: 'Outside the folders Spillscope reads: not opened.',
+    fileOutsideHint: 'The notice names a file outside the spill folders this session’s harness writes for it. Tool results are untrusted, so Spillscope never opens such a path.',
+    fileUnreadable: 'The spill file cannot be read: {detail}',
     fileSize: '{shown} of {total} loaded',
     fileEnd: 'end of file',
     whatSpillHolds: 'What a spill at this budget would hold',
@@ -362,6 +367,20 @@ export const en = {
     invalidJson: 'Not valid JSON: {detail}',
     notToolResult: 'Valid JSON, but not a tool result: paste a content array ([{"type": "text", …}]) or an object with one ({"content": [...]}).',
     emptyJson: 'Paste a tool result to start.',
+  },
+  // Diagnostics by their stable code (sessions/diag.go); placeholders are the
+  // code's params.
+  diagnostic: {
+    'not-json': 'not a JSON object (starts with {start})',
+    'no-type': 'line has no "type"',
+    'unknown-line-type': 'unknown line type "{type}": {count} lines skipped, the first at line {firstLine}',
+    'unknown-line-type-one': 'unknown line type "{type}": 1 line skipped',
+    'not-a-session': 'not a {harness} session file: none of its {lines} lines is one of its records',
+    unreadable: 'cannot read file: {error}',
+    'bad-shape': '{part} is not a JSON {want}',
+    'missing-field': 'record has no "{field}"',
+    'result-problem': 'tool result {callId}: {detail}',
+    'bad-image': 'tool result {callId} image block {block}: {detail}',
   },
 } as const;
 

@@ -68,3 +68,24 @@ describe('fill and pick', () => {
     }
   });
 });
+
+import { diagnosticText } from './index';
+
+describe('diagnostics', () => {
+  const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+  it('use the same placeholders in both languages', () => {
+    for (const [code, text] of Object.entries(en.diagnostic)) {
+      expect(placeholders(pick(zh.diagnostic, code)), code).toEqual(placeholders(text));
+    }
+  });
+  it('are worded from their code and params, singular where the count is one', () => {
+    const d = { code: 'unknown-line-type', params: { type: 'brand-new', count: '312', firstLine: '7' }, message: 'x' };
+    expect(diagnosticText(en, d)).toBe('unknown line type "brand-new": 312 lines skipped, the first at line 7');
+    expect(diagnosticText(zh, d)).toBe('未知行类型 "brand-new"：跳过 312 行，第一行为第 7 行');
+    expect(diagnosticText(en, { ...d, params: { ...d.params, count: '1' } })).toBe('unknown line type "brand-new": 1 line skipped');
+  });
+  it('fall back to the English message for a code the catalogue does not know', () => {
+    expect(diagnosticText(zh, { code: 'from-a-newer-build', params: {}, message: 'as Go wrote it' })).toBe('as Go wrote it');
+    expect(diagnosticText(zh, { message: 'an old row' })).toBe('an old row');
+  });
+});

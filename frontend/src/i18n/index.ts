@@ -40,3 +40,22 @@ export function pick(section: Record<string, unknown>, code: string): string {
   return typeof v === 'string' ? v : code;
 }
 export type { Messages } from './en';
+
+/** DiagnosticLike is what diagnosticText needs of a Go diagnostic. */
+export interface DiagnosticLike {
+  code?: string;
+  params?: Record<string, string>;
+  message: string;
+}
+
+/**
+ * diagnosticText words an indexer diagnostic in the UI language from its stable code and params; a code this
+ * catalogue does not know (a newer Go build) shows Go's English message. Values are text, never markup.
+ */
+export function diagnosticText(messages: Messages, d: DiagnosticLike): string {
+  const section = messages.diagnostic as Record<string, string>;
+  const params = d.params ?? {};
+  const code = d.code && params.count === '1' && section[d.code + '-one'] ? d.code + '-one' : d.code;
+  const template = code ? section[code] : undefined;
+  return template ? fill(template, params) : d.message;
+}

@@ -24,7 +24,7 @@ const policies = [
 ];
 
 function slice(over: Partial<FileSlice>): FileSlice {
-  return { path: '/spill.txt', exists: true, size: 0, offset: 0, text: '', eof: true, ...over };
+  return { path: '/spill.txt', state: 'exists', detail: '', exists: true, size: 0, offset: 0, text: '', eof: true, ...over };
 }
 
 describe('result store: re-run at budget', () => {
@@ -154,28 +154,29 @@ describe('result store: re-run at budget', () => {
 
 describe('result store: spill file pane', () => {
   it('reads the spill file in pages by UTF-8 byte offset', async () => {
-    const readFile = vi.fn((path: string, offset: number) =>
+    const spillFile = vi.fn((_id: number, offset: number) =>
       Promise.resolve(
         offset === 0
-          ? slice({ path, size: 10, offset: 0, text: '索引', eof: false })
-          : slice({ path, size: 10, offset, text: 'abcd', eof: true }),
+          ? slice({ path: '/resolved/spill.txt', size: 10, offset: 0, text: '索引', eof: false })
+          : slice({ path: '/resolved/spill.txt', size: 10, offset, text: 'abcd', eof: true }),
       ),
     );
     const s = createResultStore(
-      fakeBridge({ result: () => Promise.resolve(detail({}, { noticePath: '/spill.txt', noticeKind: 'spillscope' })), retain: () => Promise.resolve(projection()), readFile }),
+      fakeBridge({ result: () => Promise.resolve(detail({}, { noticePath: '/spill.txt', noticeKind: 'spillscope' })), retain: () => Promise.resolve(projection()), spillFile }),
       { page: 6 },
     );
     await s.open(7);
     await vi.advanceTimersByTimeAsync(0);
-    expect(readFile).toHaveBeenCalledWith('/spill.txt', 0, 6);
+    // The result's id, never a path: Go decides which file that is.
+    expect(spillFile).toHaveBeenCalledWith(7, 0, 6);
     let f = get(s).file;
-    expect(f).toMatchObject({ state: 'ready', text: '索引', next: 6, eof: false });
+    expect(f).toMatchObject({ state: 'ready', path: '/resolved/spill.txt', text: '索引', next: 6, eof: false });
     await s.loadMore();
-    expect(readFile).toHaveBeenLastCalledWith('/spill.txt', 6, 6);
+    expect(spillFile).toHaveBeenLastCalledWith(7, 6, 6);
     f = get(s).file;
     expect(f).toMatchObject({ state: 'ready', text: '索引abcd', next: 10, eof: true });
     await s.loadMore(); // at the end: no call
-    expect(readFile).toHaveBeenCalledTimes(2);
+    expect(spillFile).toHaveBeenCalledTimes(2);
   });
 
   it('shows a missing spill file as a state, not an error', async () => {
@@ -183,7 +184,7 @@ describe('result store: spill file pane', () => {
       fakeBridge({
         result: () => Promise.resolve(detail({}, { noticePath: '/gone.txt', noticeKind: 'claude-persisted-output' })),
         retain: () => Promise.resolve(projection()),
-        readFile: (path) => Promise.resolve(slice({ path, exists: false })),
+        spillFile: () => Promise.resolve(slice({ path: '/gone.txt', state: 'missing', exists: false })),
       }),
     );
     await s.open(7);
@@ -191,18 +192,36 @@ describe('result store: spill file pane', () => {
     expect(get(s).file).toEqual({ state: 'missing', path: '/gone.txt' });
   });
 
+  it('shows a file outside the harness folders as not opened, and an unreadable one with why', async () => {
+    for (const [sl, want] of [
+      [slice({ path: '/etc/shadow', state: 'outside', exists: false }), { state: 'outside', path: '/etc/shadow' }],
+      [slice({ path: '/s/fifo.txt', state: 'unreadable', detail: 'not a regular file', exists: false }), { state: 'unreadable', path: '/s/fifo.txt', detail: 'not a regular file' }],
+    ] as const) {
+      const s = createResultStore(
+        fakeBridge({
+          result: () => Promise.resolve(detail({}, { noticePath: sl.path, noticeKind: 'claude-persisted-output' })),
+          retain: () => Promise.resolve(projection()),
+          spillFile: () => Promise.resolve(sl),
+        }),
+      );
+      await s.open(7);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(get(s).file).toEqual(want);
+    }
+  });
+
   it('does not read a file when the result names none', async () => {
-    const readFile = vi.fn();
-    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail()), retain: () => Promise.resolve(projection()), readFile }));
+    const spillFile = vi.fn();
+    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail()), retain: () => Promise.resolve(projection()), spillFile }));
     await s.open(7);
-    expect(readFile).not.toHaveBeenCalled();
+    expect(spillFile).not.toHaveBeenCalled();
     expect(get(s).file).toEqual({ state: 'none' });
   });
 
   it('keeps what was loaded when "load more" fails', async () => {
     let n = 0;
-    const readFile = vi.fn(() => (++n === 1 ? Promise.resolve(slice({ size: 20, text: 'head', eof: false })) : Promise.reject(new Error('io'))));
-    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail({}, { noticePath: '/s.txt' })), retain: () => Promise.resolve(projection()), readFile }));
+    const spillFile = vi.fn(() => (++n === 1 ? Promise.resolve(slice({ size: 20, text: 'head', eof: false })) : Promise.reject(new Error('io'))));
+    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail({}, { noticePath: '/s.txt' })), retain: () => Promise.resolve(projection()), spillFile }));
     await s.open(7);
     await vi.advanceTimersByTimeAsync(0);
     await s.loadMore();

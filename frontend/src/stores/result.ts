@@ -13,10 +13,17 @@ export const estimators = ['dsh-meter', 'o200k_base', 'cl100k_base'];
 /** DEFAULT_POLICY is the seed's policy, dsh's token era. */
 export const DEFAULT_POLICY = 'dsh-tokens';
 
+/**
+ * FileState is the spill pane. Go decides which file a result's notice names and whether the file rule lets it be
+ * opened: 'missing' where the harness would have written it, 'outside' (not opened: outside the folders the
+ * session's harness writes), 'unreadable' (not a regular file, or not readable).
+ */
 export type FileState =
   | { state: 'none' }
   | { state: 'loading'; path: string }
   | { state: 'missing'; path: string }
+  | { state: 'outside'; path: string }
+  | { state: 'unreadable'; path: string; detail: string }
   | { state: 'error'; path: string; error: Failure }
   | { state: 'ready'; path: string; text: string; size: number; next: number; eof: boolean; more: boolean; moreError: Failure | null };
 
@@ -140,13 +147,13 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
     return get(store).routes.find((r) => r.name === name)?.estimator ?? '';
   }
 
-  async function readFirst(path: string) {
+  async function readFirst(id: number, path: string) {
     const mine = ++fileSeq;
     update((s) => ({ ...s, file: { state: 'loading', path } }));
     try {
-      const sl = await b.readFile(path, 0, page);
+      const sl = await b.spillFile(id, 0, page);
       if (mine !== fileSeq) return;
-      update((s) => ({ ...s, file: sliceState(path, sl) }));
+      update((s) => ({ ...s, file: sliceState(sl) }));
     } catch (e) {
       if (mine !== fileSeq) return;
       console.error('spillscope: read spill file failed:', e);
@@ -180,7 +187,7 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
         const d = await b.result(id);
         if (mine !== openSeq) return;
         update((s) => ({ ...s, detail: { state: 'ready', value: d }, route: d.route || s.route, estimator: d.estimator || routeEstimator(d.route) || s.estimator }));
-        if (d.row?.noticePath) void readFirst(d.row.noticePath);
+        if (d.row?.noticeKind || d.row?.noticePath) void readFirst(id, d.row.noticePath);
         await run();
       } catch (e) {
         if (mine !== openSeq) return;
@@ -250,15 +257,15 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
     async loadMore() {
       const s = get(store);
       if (s.file.state !== 'ready' || s.file.eof || s.file.more) return;
-      const { path, next } = s.file;
+      const { next } = s.file;
       const mine = fileSeq;
       update((x) => (x.file.state === 'ready' ? { ...x, file: { ...x.file, more: true, moreError: null } } : x));
       try {
-        const sl = await b.readFile(path, next, page);
+        const sl = await b.spillFile(s.resultId, next, page);
         if (mine !== fileSeq) return;
         update((x) => {
           if (x.file.state !== 'ready') return x;
-          if (!sl.exists) return { ...x, file: { state: 'missing', path } };
+          if (fileStateOf(sl) !== 'exists') return { ...x, file: sliceState(sl) };
           return {
             ...x,
             file: { ...x.file, text: x.file.text + sl.text, size: sl.size, next: sl.offset + utf8Length(sl.text), eof: sl.eof, more: false },
@@ -280,9 +287,23 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
   };
 }
 
-function sliceState(path: string, sl: FileSlice): FileState {
-  if (!sl.exists) return { state: 'missing', path };
-  return { state: 'ready', path, text: sl.text, size: sl.size, next: sl.offset + utf8Length(sl.text), eof: sl.eof, more: false, moreError: null };
+/** fileStateOf is the file rule's verdict in a slice (older bindings only said whether the file exists). */
+export function fileStateOf(sl: FileSlice): string {
+  return sl.state || (sl.exists ? 'exists' : 'missing');
+}
+
+function sliceState(sl: FileSlice): FileState {
+  const path = sl.path;
+  switch (fileStateOf(sl)) {
+    case 'exists':
+      return { state: 'ready', path, text: sl.text, size: sl.size, next: sl.offset + utf8Length(sl.text), eof: sl.eof, more: false, moreError: null };
+    case 'outside':
+      return { state: 'outside', path };
+    case 'unreadable':
+      return { state: 'unreadable', path, detail: sl.detail ?? '' };
+    default:
+      return { state: 'missing', path };
+  }
 }
 
 function defaultRoute(routes: RouteInfo[]): string {

@@ -14,7 +14,7 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     diagnostics: unset('diagnostics'),
     startIndex: unset('startIndex'),
     indexStatus: unset('indexStatus'),
-    readFile: unset('readFile'),
+    spillFile: unset('spillFile'),
     searchResults: unset('searchResults'),
     largest: unset('largest'),
     routes: unset('routes'),
@@ -37,7 +37,7 @@ export function status(over: Partial<IndexStatus> = {}): IndexStatus {
 
 export function session(over: Partial<SessionRow> = {}): SessionRow {
   return {
-    id: 1, harness: 'claude-code', sessionId: 's-1', agentId: '', project: '/p', model: 'claude-sonnet-4-5', route: 'anthropic',
+    id: 1, harness: 'claude-code', harnessLabel: 'Claude Code', sessionId: 's-1', agentId: '', project: '/p', model: 'claude-sonnet-4-5', route: 'anthropic',
     started: '2026-03-02T09:00:00Z', ended: '', file: '/f.jsonl', toolResults: 2, images: 0, spillNotices: 0, textBytes: 10,
     inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0, tokens: 50, tokensExact: true,
     ...over,
@@ -47,7 +47,7 @@ export function session(over: Partial<SessionRow> = {}): SessionRow {
 export function resultRow(over: Partial<ResultRow> = {}): ResultRow {
   return {
     id: 7, sessionId: 1, project: '/p', callId: 'c', tool: 'Bash', time: '', isError: false, textBytes: 100, images: 0, estimatedTokens: -1, tokens: 29, tokensExact: false,
-    noticeKind: '', noticePath: '', noticeFileExists: false, file: '/f.jsonl', line: 3,
+    noticeKind: '', noticePath: '', noticeFileExists: false, noticeFileState: '', file: '/f.jsonl', line: 3,
     ...over,
   };
 }

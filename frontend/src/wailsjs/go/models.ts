@@ -43,6 +43,8 @@ export namespace app {
 	export class Diagnostic {
 	    file: string;
 	    line: number;
+	    code: string;
+	    params: {[key: string]: string};
 	    message: string;
 	
 	    static createFrom(source: any = {}) {
@@ -53,11 +55,15 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.file = source["file"];
 	        this.line = source["line"];
+	        this.code = source["code"];
+	        this.params = source["params"];
 	        this.message = source["message"];
 	    }
 	}
 	export class FileSlice {
 	    path: string;
+	    state: string;
+	    detail: string;
 	    exists: boolean;
 	    size: number;
 	    offset: number;
@@ -71,12 +77,64 @@ export namespace app {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.path = source["path"];
+	        this.state = source["state"];
+	        this.detail = source["detail"];
 	        this.exists = source["exists"];
 	        this.size = source["size"];
 	        this.offset = source["offset"];
 	        this.text = source["text"];
 	        this.eof = source["eof"];
 	    }
+	}
+	export class Root {
+	    harness: string;
+	    path: string;
+	    exists: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Root(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.harness = source["harness"];
+	        this.path = source["path"];
+	        this.exists = source["exists"];
+	    }
+	}
+	export class HarnessInfo {
+	    name: string;
+	    label: string;
+	    roots: Root[];
+	
+	    static createFrom(source: any = {}) {
+	        return new HarnessInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.label = source["label"];
+	        this.roots = this.convertValues(source["roots"], Root);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class IndexStatus {
 	    running: boolean;
@@ -116,27 +174,12 @@ export namespace app {
 	        this.lastIndexedAgo = source["lastIndexedAgo"];
 	    }
 	}
-	export class Root {
-	    harness: string;
-	    path: string;
-	    exists: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new Root(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.harness = source["harness"];
-	        this.path = source["path"];
-	        this.exists = source["exists"];
-	    }
-	}
 	export class Info {
 	    version: string;
 	    platform: string;
 	    dataDir: string;
 	    roots: Root[];
+	    harnesses: HarnessInfo[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Info(source);
@@ -148,6 +191,7 @@ export namespace app {
 	        this.platform = source["platform"];
 	        this.dataDir = source["dataDir"];
 	        this.roots = this.convertValues(source["roots"], Root);
+	        this.harnesses = this.convertValues(source["harnesses"], HarnessInfo);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -335,6 +379,7 @@ export namespace app {
 	export class SessionRow {
 	    id: number;
 	    harness: string;
+	    harnessLabel: string;
 	    sessionId: string;
 	    agentId: string;
 	    project: string;
@@ -362,6 +407,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
 	        this.harness = source["harness"];
+	        this.harnessLabel = source["harnessLabel"];
 	        this.sessionId = source["sessionId"];
 	        this.agentId = source["agentId"];
 	        this.project = source["project"];
@@ -398,6 +444,7 @@ export namespace app {
 	    noticeKind: string;
 	    noticePath: string;
 	    noticeFileExists: boolean;
+	    noticeFileState: string;
 	    file: string;
 	    line: number;
 	
@@ -422,6 +469,7 @@ export namespace app {
 	        this.noticeKind = source["noticeKind"];
 	        this.noticePath = source["noticePath"];
 	        this.noticeFileExists = source["noticeFileExists"];
+	        this.noticeFileState = source["noticeFileState"];
 	        this.file = source["file"];
 	        this.line = source["line"];
 	    }
@@ -561,6 +609,22 @@ export namespace app {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.language = source["language"];
+	    }
+	}
+	export class SpillQuery {
+	    resultId: number;
+	    offset: number;
+	    limit: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SpillQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resultId = source["resultId"];
+	        this.offset = source["offset"];
+	        this.limit = source["limit"];
 	    }
 	}
 	export class SweepRequest {

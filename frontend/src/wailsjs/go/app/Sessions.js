@@ -18,10 +18,6 @@ export function List(arg1) {
   return window['go']['app']['Sessions']['List'](arg1);
 }
 
-export function ReadFile(arg1, arg2, arg3) {
-  return window['go']['app']['Sessions']['ReadFile'](arg1, arg2, arg3);
-}
-
 export function Result(arg1) {
   return window['go']['app']['Sessions']['Result'](arg1);
 }
@@ -32,6 +28,10 @@ export function Results(arg1) {
 
 export function Search(arg1) {
   return window['go']['app']['Sessions']['Search'](arg1);
+}
+
+export function SpillFile(arg1) {
+  return window['go']['app']['Sessions']['SpillFile'](arg1);
 }
 
 export function Startup(arg1) {

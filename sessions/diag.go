@@ -1,0 +1,128 @@
+package sessions
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Diagnostic codes. Each is stable: the window translates a diagnostic by
+// its code and params, and falls back to Message (English) for a code it
+// does not know.
+const (
+	// DiagNotJSON: a line that is not a JSON object. Params: start (its
+	// first bytes, quoted).
+	DiagNotJSON = "not-json"
+	// DiagNoType: a JSON line without the "type" its format requires.
+	DiagNoType = "no-type"
+	// DiagUnknownType: lines of a type the reader does not know, one
+	// diagnostic per type and file. Params: type, count, firstLine.
+	DiagUnknownType = "unknown-line-type"
+	// DiagNotASession: a file its harness claimed by name in which no
+	// line is one of its records: one diagnostic for the whole file.
+	// Params: harness (its label), lines (the lines that were not).
+	DiagNotASession = "not-a-session"
+	// DiagUnreadable: the file could not be opened or read. Params: error.
+	DiagUnreadable = "unreadable"
+	// DiagBadShape: a part of a record is not the JSON kind its format
+	// has there. Params: part (a JSON path such as message.content), want
+	// ("object" or "array").
+	DiagBadShape = "bad-shape"
+	// DiagMissingField: a record lacks a field it must have. Params: field.
+	DiagMissingField = "missing-field"
+	// DiagResultProblem: part of one tool result's content did not
+	// convert. Params: callId, detail (English).
+	DiagResultProblem = "result-problem"
+	// DiagBadImage: an image block whose bytes could not be stored.
+	// Params: callId, block, detail (English).
+	DiagBadImage = "bad-image"
+)
+
+// DiagCodes are every code this package writes; the window's catalogues
+// word each of them (frontend/src/i18n, section diagnostic).
+var DiagCodes = []string{DiagNotJSON, DiagNoType, DiagUnknownType, DiagNotASession, DiagUnreadable, DiagBadShape,
+	DiagMissingField, DiagResultProblem, DiagBadImage}
+
+// diagText is a diagnostic's English message: the one place each code is
+// worded, so the CLI, the log and the window's fallback say the same.
+func diagText(code string, p map[string]string) string {
+	switch code {
+	case DiagNotJSON:
+		return fmt.Sprintf("not a JSON object (starts with %s)", p["start"])
+	case DiagNoType:
+		return `line has no "type"`
+	case DiagUnknownType:
+		if p["count"] == "1" {
+			return fmt.Sprintf("unknown line type %q: 1 line skipped", p["type"])
+		}
+		return fmt.Sprintf("unknown line type %q: %s lines skipped, the first at line %s", p["type"], p["count"], p["firstLine"])
+	case DiagNotASession:
+		return fmt.Sprintf("not a %s session file: none of its %s lines is one of its records", p["harness"], p["lines"])
+	case DiagUnreadable:
+		return "cannot read file: " + p["error"]
+	case DiagBadShape:
+		return fmt.Sprintf("%s is not a JSON %s", p["part"], p["want"])
+	case DiagMissingField:
+		return fmt.Sprintf("record has no %q", p["field"])
+	case DiagResultProblem:
+		return fmt.Sprintf("tool result %s: %s", p["callId"], p["detail"])
+	case DiagBadImage:
+		return fmt.Sprintf("tool result %s image block %s: %s", p["callId"], p["block"], p["detail"])
+	}
+	return code
+}
+
+// Diag records a diagnostic at a 1-based line (0: the whole file).
+func (p *Parsed) Diag(line int64, code string, params map[string]string) {
+	if params == nil {
+		params = map[string]string{}
+	}
+	p.Diags = append(p.Diags, Diagnostic{Line: line, Code: code, Params: params, Message: diagText(code, params)})
+}
+
+// SkipType counts one line of an unknown type. Every type gets one
+// diagnostic per file, however many lines carry it, naming the first line
+// and the count: a newer harness version must not flood the panel with one
+// row per line.
+func (p *Parsed) SkipType(line int64, typ string) {
+	if p.skipped == nil {
+		p.skipped = map[string]int{}
+	}
+	i, ok := p.skipped[typ]
+	if !ok {
+		p.skipped[typ] = len(p.Diags)
+		p.Diag(line, DiagUnknownType, map[string]string{"type": typ, "count": "1", "firstLine": strconv.FormatInt(line, 10)})
+		return
+	}
+	d := &p.Diags[i]
+	n, _ := strconv.Atoi(d.Params["count"])
+	d.Params["count"] = strconv.Itoa(n + 1)
+	d.Message = diagText(d.Code, d.Params)
+}
+
+// mergeCount adds an earlier pass's count of the same aggregated
+// diagnostic to this one (an appended file extends the count, keeping the
+// first line).
+func mergeCount(d *Diagnostic, earlier Diagnostic) {
+	a, _ := strconv.Atoi(d.Params["count"])
+	b, _ := strconv.Atoi(earlier.Params["count"])
+	d.Params["count"] = strconv.Itoa(a + b)
+	if earlier.Line > 0 && (d.Line == 0 || earlier.Line < d.Line) {
+		d.Line = earlier.Line
+		d.Params["firstLine"] = strconv.FormatInt(earlier.Line, 10)
+	}
+	d.Message = diagText(d.Code, d.Params)
+}
+
+// aggregated reports whether a diagnostic is one row per (file, code,
+// subject), merged across passes, and its subject.
+func aggregated(d Diagnostic) (string, bool) {
+	if d.Code == DiagUnknownType {
+		return d.Params["type"], true
+	}
+	return "", false
+}
+
+// badShape is the diagnostic for a part of a record of the wrong JSON kind.
+func (p *Parsed) badShape(line int64, part, want string) {
+	p.Diag(line, DiagBadShape, map[string]string{"part": part, "want": want})
+}

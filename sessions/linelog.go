@@ -1,0 +1,191 @@
+package sessions
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"spillscope/retention"
+)
+
+// What the JSONL harnesses (Claude Code, Codex CLI) share: reading a log
+// line by line, resuming after the last complete line when the file only
+// grew, and reading one result back from its line.
+
+// lineCursor is a line log's resume point: the byte offset and number of
+// the next line, and a fingerprint of the bytes before it, which tells an
+// append (the prefix unchanged) from a rewrite.
+type lineCursor struct {
+	offset, line int64
+	fp           string
+}
+
+func (c lineCursor) String() string { return fmt.Sprintf("%d:%d:%s", c.offset, c.line, c.fp) }
+
+func parseLineCursor(s string) (lineCursor, bool) {
+	parts := strings.SplitN(s, ":", 3)
+	if len(parts) != 3 {
+		return lineCursor{}, false
+	}
+	off, err1 := strconv.ParseInt(parts[0], 10, 64)
+	line, err2 := strconv.ParseInt(parts[1], 10, 64)
+	if err1 != nil || err2 != nil || off <= 0 || line < 1 || parts[2] == "" {
+		return lineCursor{}, false
+	}
+	return lineCursor{offset: off, line: line, fp: parts[2]}, true
+}
+
+// readLineLog reads a JSONL source into p: from the cursor when the file
+// only grew since (ReadAppended), else whole (ReadAll). newLine makes the
+// reader's line function, seeded with the tool names of calls stored
+// earlier when resuming. label names the harness in a "not a session"
+// diagnostic.
+func readLineLog(ctx context.Context, src Source, p *Parsed, label string, newLine func(names map[string]string) func(Line, *Parsed)) (ReadState, error) {
+	f, err := os.Open(src.Path)
+	if err != nil {
+		p.Diag(0, DiagUnreadable, map[string]string{"error": errText(err)})
+		return ReadState{Mode: ReadAll}, nil
+	}
+	defer f.Close()
+	start, mode := lineCursor{line: 1}, ReadAll
+	var names map[string]string
+	if c, ok := parseLineCursor(src.Cursor); ok && src.Size >= c.offset {
+		if fp, err := fingerprint(f, c.offset); err == nil && fp == c.fp {
+			start, mode = c, ReadAppended
+			if src.KnownCalls != nil {
+				if names, err = src.KnownCalls(); err != nil {
+					return ReadState{}, err
+				}
+			}
+		}
+	}
+	end, endLine, err := readLines(ctx, f, start.offset, start.line, src.Size, newLine(names), p, src.Progress)
+	if err != nil {
+		return ReadState{}, err
+	}
+	if mode == ReadAll {
+		notASession(p, label)
+	}
+	next := lineCursor{offset: end, line: endLine}
+	if end > 0 {
+		next.fp, _ = fingerprint(f, end)
+	}
+	return ReadState{Cursor: next.String(), Mode: mode}, nil
+}
+
+// readLines feeds complete lines of f from offset start (line number line)
+// up to limit to fn, and returns where the next pass must resume: after the
+// last complete line. An unterminated last line is read only if it is
+// already a whole JSON object (a file that does not end in a newline);
+// otherwise a writer is still appending it.
+func readLines(ctx context.Context, f *os.File, start, line, limit int64, fn func(Line, *Parsed), p *Parsed, onRead func(int64)) (int64, int64, error) {
+	if _, err := f.Seek(start, io.SeekStart); err != nil {
+		p.Diag(line, DiagUnreadable, map[string]string{"error": errText(err)})
+		return start, line, nil
+	}
+	lr := NewLineReader(io.LimitReader(f, limit-start), start, line)
+	end, next := start, line
+	reported := start
+	for {
+		l, err := lr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			p.Diag(next, DiagUnreadable, map[string]string{"error": errText(err)})
+			break
+		}
+		if !l.Complete {
+			if _, err := wholeObject(l.Bytes, func([]byte, int, int) bool { return true }); err != nil {
+				break
+			}
+		}
+		fn(l, p)
+		end, next = l.Offset+l.Length, l.Number+1
+		if end-reported >= 8<<20 {
+			reported = end
+			if err := ctx.Err(); err != nil {
+				return end, next, err
+			}
+			if onRead != nil {
+				onRead(end)
+			}
+		}
+	}
+	return end, next, nil
+}
+
+// fingerprint hashes the first and last 64 KB of the first n bytes of f,
+// and n: enough to tell an append (the parsed prefix unchanged) from a
+// rewrite without reading the file.
+func fingerprint(f io.ReaderAt, n int64) (string, error) {
+	const w = 64 << 10
+	h := sha256.New()
+	head := min(n, w)
+	buf := make([]byte, head)
+	if _, err := f.ReadAt(buf, 0); err != nil && !errors.Is(err, io.EOF) {
+		return "", err
+	}
+	h.Write(buf)
+	if n > w {
+		ts := max(n-w, head)
+		tail := make([]byte, n-ts)
+		if _, err := f.ReadAt(tail, ts); err != nil && !errors.Is(err, io.EOF) {
+			return "", err
+		}
+		h.Write(tail)
+	}
+	fmt.Fprintf(h, "|%d", n)
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// readSpan reads the byte range a locator names.
+func readSpan(path string, loc Locator) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrResultGone, err)
+	}
+	defer f.Close()
+	if loc.Length < 0 || loc.Length > 1<<34 {
+		return nil, fmt.Errorf("%w: %s at %d: bad length %d", ErrResultGone, path, loc.Offset, loc.Length)
+	}
+	buf := make([]byte, loc.Length)
+	if _, err := f.ReadAt(buf, loc.Offset); err != nil {
+		return nil, fmt.Errorf("%w: %s at %d: %v", ErrResultGone, path, loc.Offset, err)
+	}
+	return bytes.TrimRight(buf, "\r\n"), nil
+}
+
+// lineResult reads one result back from its line: the locator's byte range
+// is the line, Index the result's place in it.
+func lineResult(path string, loc Locator, callID string, readLine func(Line, *Parsed)) (retention.Result, error) {
+	buf, err := readSpan(path, loc)
+	if err != nil {
+		return retention.Result{}, err
+	}
+	p := &Parsed{}
+	readLine(Line{Bytes: buf, Offset: loc.Offset, Length: loc.Length, Number: 1, Complete: true}, p)
+	for _, r := range p.Results {
+		if r.Index == loc.Index && r.CallID == callID {
+			return retention.Result{Content: r.Blocks, IsError: r.IsError}, nil
+		}
+	}
+	return retention.Result{}, fmt.Errorf("%w: %s at %d has no result %q", ErrResultGone, path, loc.Offset, callID)
+}
+
+// namedPath is the path a notice names: as written when absolute, else
+// relative to the folder of the source that holds the notice.
+func namedPath(named, source string) string {
+	if filepath.IsAbs(named) {
+		return filepath.Clean(named)
+	}
+	return filepath.Join(filepath.Dir(source), filepath.FromSlash(named))
+}
