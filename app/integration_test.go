@@ -143,7 +143,7 @@ func TestResultDetailOnSample(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, r := range results {
-			d, err := s.Result(r.ID)
+			d, err := s.Result(ResultQuery{ID: r.ID})
 			if err != nil {
 				t.Fatalf("result %d (%s line %d): %v", r.ID, r.File, r.Line, err)
 			}
@@ -185,7 +185,7 @@ func TestSearchOnSample(t *testing.T) {
 		t.Fatal("no result found for words the sample's logs hold")
 	}
 	for _, r := range rows {
-		d, err := s.Result(r.ID)
+		d, err := s.Result(ResultQuery{ID: r.ID})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -42,7 +42,7 @@ func (r *Retention) Retain(req RetainRequest) (Projection, error) {
 	if row != nil {
 		sessions.UseCountedTotal(&out, *row)
 	}
-	return projection(out, res, req.Budget, db.AttachmentDir()), nil
+	return projection(out, res, req.Budget, db.AttachmentDir(), req.Reveal), nil
 }
 
 // input resolves a request to content and options (route, encoding, tool,
@@ -103,8 +103,10 @@ func storePastedImages(res *retention.Result, dir string) {
 
 // projection maps an outcome to what the middle pane shows: kept blocks
 // with where each was cut, the [...] marker at the omitted interval, then
-// the notice.
-func projection(out retention.Outcome, orig retention.Result, budget *int64, attachDir string) Projection {
+// the notice. Each kept piece of text is masked as it reads in its source
+// block, so a credential the cut went through is masked in the head and in
+// the tail alike; figures are the outcome's, counted on the real text.
+func projection(out retention.Outcome, orig retention.Result, budget *int64, attachDir string, reveal bool) Projection {
 	p := Projection{
 		Status: out.Status, Notice: out.Notice, OmittedBytes: out.OmittedBytes, OmittedImages: out.OmittedImages,
 		Tokens:         TokenFigures{Total: out.Tokens.Total, Text: out.Tokens.Text, Images: out.Tokens.Images, Notice: out.Tokens.Notice},
@@ -114,7 +116,21 @@ func projection(out retention.Outcome, orig retention.Result, budget *int64, att
 	if p.Diagnostics == nil {
 		p.Diagnostics = []string{}
 	}
-	views := blockViews(out.Content, attachDir)
+	// A kept piece is text[start:end] of its source block; the core reads
+	// invalid UTF-8 as U+FFFD, so a piece that is not found in its source
+	// as it stands is masked on its own.
+	source := func(i int) (string, int, bool) {
+		if i >= len(out.Spans) || out.Spans[i].Block < 0 || out.Spans[i].Block >= len(orig.Content) {
+			return "", 0, false
+		}
+		sp, text := out.Spans[i], orig.Content[out.Spans[i].Block].Text
+		if sp.Start < 0 || sp.End > int64(len(text)) || text[sp.Start:sp.End] != out.Content[i].Text {
+			return "", 0, false
+		}
+		return text, int(sp.Start), true
+	}
+	views, masked := blockViews(out.Content, attachDir, reveal, source)
+	p.Revealed = reveal
 	for i := range views {
 		if i < len(out.Spans) {
 			sp := out.Spans[i]
@@ -139,9 +155,11 @@ func projection(out retention.Outcome, orig retention.Result, budget *int64, att
 	}
 	p.Blocks = views
 	if out.CompleteFile != "" {
-		text, n, _ := shownText(out.CompleteFile)
-		p.CompleteFile, p.CompleteFileBytes = text, n
+		st := show(out.CompleteFile, reveal)
+		p.CompleteFile, p.CompleteFileBytes, p.CompleteFileShownBytes, p.CompleteFileMasks = st.text, int64(len(out.CompleteFile)), st.shownBytes, st.masks
+		masked += len(st.masks)
 	}
+	p.Masked = masked
 	return p
 }
 

@@ -135,13 +135,14 @@ func (s *Sessions) Largest(limit int) ([]ResultRow, error) {
 }
 
 // Result reads one tool result back from its source file, with its images
-// pointed at the attachment store.
-func (s *Sessions) Result(id int64) (ResultDetail, error) {
+// pointed at the attachment store and its credential values masked unless
+// q.Reveal.
+func (s *Sessions) Result(q ResultQuery) (ResultDetail, error) {
 	db, err := s.store.DB()
 	if err != nil {
 		return ResultDetail{}, err
 	}
-	row, res, err := db.LoadResult(s.ctx, id)
+	row, res, err := db.LoadResult(s.ctx, q.ID)
 	if err != nil {
 		return ResultDetail{}, err
 	}
@@ -149,7 +150,8 @@ func (s *Sessions) Result(id int64) (ResultDetail, error) {
 	if err != nil {
 		return ResultDetail{}, err
 	}
-	d := ResultDetail{Row: resultRow(row), Session: sessionRow(sess), Blocks: blockViews(res.Content, db.AttachmentDir())}
+	d := ResultDetail{Row: resultRow(row), Session: sessionRow(sess), Revealed: q.Reveal}
+	d.Blocks, d.Masked = blockViews(res.Content, db.AttachmentDir(), q.Reveal, nil)
 	d.Route = d.Session.Route
 	d.Encoding = retention.DefaultEncoding
 	if rt, err := imagecost.Lookup(d.Route); err == nil && rt.Encoding != "" {
@@ -271,9 +273,11 @@ func (s *Sessions) Search(q SearchQuery) ([]ResultRow, error) {
 // maxFileSlice bounds one read of a spill file for the window.
 const maxFileSlice = 1 << 20
 
-// ReadFile reads part of a spill file the index knows, for the side-by-side
-// view. Only files that an indexed result's notice names can be read.
-func (s *Sessions) ReadFile(path string, offset, limit int64) (FileSlice, error) {
+// ReadFile reads a page of a spill file the index knows, for the
+// side-by-side view, with credential values masked unless q.Reveal. Only
+// files that an indexed result's notice names can be read.
+func (s *Sessions) ReadFile(q FileQuery) (FileSlice, error) {
+	path, offset, limit := q.Path, q.Offset, q.Limit
 	if offset < 0 || limit <= 0 {
 		return FileSlice{}, fmt.Errorf("app: ReadFile offset %d limit %d are not valid", offset, limit)
 	}
@@ -289,7 +293,7 @@ func (s *Sessions) ReadFile(path string, offset, limit int64) (FileSlice, error)
 	if !known {
 		return FileSlice{}, fmt.Errorf("app: %s is not a spill file any indexed result names", path)
 	}
-	return readSlice(path, offset, limit)
+	return readSlice(path, offset, limit, q.Reveal)
 }
 
 // Retention is the bound service that re-runs the retention core.
@@ -341,10 +345,12 @@ func (l *Links) List(q LinkQuery) ([]LinkRow, error) {
 		return nil, err
 	}
 	out := make([]LinkRow, 0, len(rows))
-	for _, r := range rows {
+	uris := linkURIs(context.Background(), db, rows)
+	for i, r := range rows {
 		row := LinkRow{
 			ResultID: r.ResultID, SessionID: r.SessionID, Block: r.Block, Shown: r.Shown, Reason: r.Reason,
 			Parameter: r.Parameter, Tool: r.Tool, Project: r.Project, File: r.File, Line1: r.Line,
+			URI: uris[i].uri, Start: uris[i].start, End: uris[i].end,
 		}
 		switch r.Shown {
 		case links.KindLink:
@@ -364,7 +370,8 @@ func (l *Links) Check(uri string) (LinkRow, error) {
 		return LinkRow{}, fmt.Errorf("app: URI is %d bytes, more than %d", len(uri), maxCheckedURI)
 	}
 	d := links.LinkLine(retention.Block{Type: retention.TypeResourceLink, URI: uri, Name: "checked"})
-	row := LinkRow{Reason: d.Reason, Parameter: d.Parameter, Line: d.Line, Shown: "stub"}
+	line, _ := links.Mask(d.Line)
+	row := LinkRow{Reason: d.Reason, Parameter: d.Parameter, Line: line, Shown: "stub", URI: links.RedactURI(uri), Start: -1, End: -1}
 	if d.Shown {
 		row.Shown = "line"
 	}

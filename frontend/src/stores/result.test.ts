@@ -19,7 +19,8 @@ const routes = [
 ];
 
 function slice(over: Partial<FileSlice>): FileSlice {
-  return { path: '/spill.txt', exists: true, size: 0, offset: 0, text: '', eof: true, ...over };
+  const next = (over.offset ?? 0) + new TextEncoder().encode(over.text ?? '').length;
+  return { path: '/spill.txt', exists: true, size: 0, offset: 0, next, text: '', eof: true, masks: [], revealed: false, ...over } as FileSlice;
 }
 
 describe('result store: re-run at budget', () => {

@@ -16,12 +16,14 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     indexStatus: unset('indexStatus'),
     readFile: unset('readFile'),
     searchResults: unset('searchResults'),
+    snippets: () => Promise.resolve([]),
     largest: unset('largest'),
     routes: unset('routes'),
     retain: unset('retain'),
     sweep: unset('sweep'),
     listLinks: unset('listLinks'),
     checkLink: unset('checkLink'),
+    copyText: unset('copyText'),
     ...over,
   };
 }

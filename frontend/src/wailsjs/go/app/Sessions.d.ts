@@ -11,13 +11,15 @@ export function Largest(arg1:number):Promise<Array<app.ResultRow>>;
 
 export function List(arg1:app.SessionQuery):Promise<Array<app.SessionRow>>;
 
-export function ReadFile(arg1:string,arg2:number,arg3:number):Promise<app.FileSlice>;
+export function ReadFile(arg1:app.FileQuery):Promise<app.FileSlice>;
 
-export function Result(arg1:number):Promise<app.ResultDetail>;
+export function Result(arg1:app.ResultQuery):Promise<app.ResultDetail>;
 
 export function Results(arg1:number):Promise<Array<app.ResultRow>>;
 
 export function Search(arg1:app.SearchQuery):Promise<Array<app.ResultRow>>;
+
+export function Snippets(arg1:app.SnippetQuery):Promise<Array<app.Snippet>>;
 
 export function Startup(arg1:context.Context):Promise<void>;
 

@@ -18,8 +18,8 @@ export function List(arg1) {
   return window['go']['app']['Sessions']['List'](arg1);
 }
 
-export function ReadFile(arg1, arg2, arg3) {
-  return window['go']['app']['Sessions']['ReadFile'](arg1, arg2, arg3);
+export function ReadFile(arg1) {
+  return window['go']['app']['Sessions']['ReadFile'](arg1);
 }
 
 export function Result(arg1) {
@@ -32,6 +32,10 @@ export function Results(arg1) {
 
 export function Search(arg1) {
   return window['go']['app']['Sessions']['Search'](arg1);
+}
+
+export function Snippets(arg1) {
+  return window['go']['app']['Sessions']['Snippets'](arg1);
 }
 
 export function Startup(arg1) {
