@@ -118,4 +118,3 @@ func around(text string, start, end int) (string, []MaskSpan) {
 	}
 	return line, st.masks
 }
-
