@@ -181,6 +181,58 @@ describe('result store: spill file pane', () => {
   });
 });
 
+describe('result store: reveal credentials', () => {
+  it('asks every pane again with reveal set, and forgets it when another result opens', async () => {
+    const result = vi.fn((id: number, reveal?: boolean) => Promise.resolve(detail({ masked: reveal ? 0 : 2, revealed: !!reveal }, { id, noticePath: '/s.txt' })));
+    const retain = vi.fn(() => Promise.resolve(projection()));
+    const readFile = vi.fn((path: string, offset: number, _limit: number, reveal?: boolean) =>
+      Promise.resolve(slice({ path, offset, text: reveal ? 'token=abc' : 'token=[redacted]', size: 9 })),
+    );
+    const s = createResultStore(fakeBridge({ result: result as never, retain, readFile: readFile as never }), { page: 64 });
+    await s.open(7);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(result).toHaveBeenLastCalledWith(7);
+    expect(readFile).toHaveBeenLastCalledWith('/s.txt', 0, 64);
+    expect(retain).toHaveBeenLastCalledWith(expect.not.objectContaining({ reveal: true }));
+    await s.setReveal(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(get(s).reveal).toBe(true);
+    expect(result).toHaveBeenLastCalledWith(7, true);
+    expect(readFile).toHaveBeenLastCalledWith('/s.txt', 0, 64, true);
+    expect(retain).toHaveBeenLastCalledWith(expect.objectContaining({ resultId: 7, reveal: true }));
+    expect(get(s).file).toMatchObject({ text: 'token=abc' });
+    // Closing the result (opening another) hides them again.
+    await s.open(8);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(get(s).reveal).toBe(false);
+    expect(result).toHaveBeenLastCalledWith(8);
+    expect(readFile).toHaveBeenLastCalledWith('/s.txt', 0, 64);
+    expect(get(s).file).toMatchObject({ text: 'token=[redacted]' });
+    await s.setReveal(true);
+    s.openPaste('');
+    expect(get(s).reveal).toBe(false);
+    s.destroy();
+    expect(get(s).reveal).toBe(false);
+  });
+
+  it('pages a masked file by the offsets Go gives and keeps each page\'s masks where it lands', async () => {
+    const mask = (at: number) => ({ start: 0, end: 0, at, kind: 'parameter', parameter: 'sig' });
+    const readFile = vi.fn((path: string, offset: number) =>
+      Promise.resolve(
+        offset === 0
+          ? slice({ path, size: 40, offset: 0, next: 20, text: 'é sig=[redacted]', masks: [mask(7)], eof: false })
+          : slice({ path, size: 40, offset, next: 40, text: ' sig=[redacted]', masks: [mask(5)], eof: true }),
+      ),
+    );
+    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail({}, { noticePath: '/s.txt' })), retain: () => Promise.resolve(projection()), readFile }));
+    await s.open(7);
+    await vi.advanceTimersByTimeAsync(0);
+    await s.loadMore();
+    expect(readFile).toHaveBeenLastCalledWith('/s.txt', 20, expect.any(Number));
+    expect(get(s).file).toMatchObject({ next: 40, eof: true, masks: [mask(7), mask(22)] });
+  });
+});
+
 describe('result store: playground', () => {
   it('checks the JSON before asking Go and sends pasted JSON with the tool name', async () => {
     const retain = vi.fn(() => Promise.resolve(projection()));
