@@ -126,7 +126,9 @@ var hostileSpellings = []struct {
 		return `"{\"url\":\"` + strings.NewReplacer("/", `\\/`, "&", `\\u0026`).Replace(u) + `\"}"`
 	}},
 	{"percent-encoded", func(u string) string { return "redirect=" + url.QueryEscape(u) + " (encoded)" }},
-	{"shell", func(u string) string { return `$ curl -sSL ` + strings.NewReplacer("&", `\&`, ";", `\;`).Replace(u) + ` -o out` }},
+	{"shell", func(u string) string {
+		return `$ curl -sSL ` + strings.NewReplacer("&", `\&`, ";", `\;`).Replace(u) + ` -o out`
+	}},
 }
 
 // GenerateHostile writes a corpus built to break a review app under dir
