@@ -47,15 +47,17 @@ func readSlice(path string, offset, limit int64, reveal bool) (FileSlice, error)
 	out.Offset = offset
 	end := min(offset+limit, size)
 
-	lo, hi := offset, end
+	// The bytes after the page are read either way, so a page ends where it
+	// would masked or not; the bytes before only matter to masking.
+	lo := offset
+	hi, err := contextEnd(f, end, size)
+	if err != nil {
+		return out, fmt.Errorf("app: read %s after %d: %w", path, end, err)
+	}
 	if !reveal {
 		lo, err = contextStart(f, offset)
 		if err != nil {
 			return out, fmt.Errorf("app: read %s before %d: %w", path, offset, err)
-		}
-		hi, err = contextEnd(f, end, size)
-		if err != nil {
-			return out, fmt.Errorf("app: read %s after %d: %w", path, end, err)
 		}
 	}
 	buf := make([]byte, hi-lo)

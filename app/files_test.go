@@ -87,6 +87,13 @@ func TestReadSliceMasksAcrossPageEdges(t *testing.T) {
 			t.Errorf("limit %d: joined pages\n%s\nwhole file\n%s", limit, got, whole.Text)
 		}
 	}
+	for limit := int64(1); limit <= int64(len(body)); limit += 5 {
+		m, _ := readSlice(path, 0, limit, false)
+		r, _ := readSlice(path, 0, limit, true)
+		if m.Next != r.Next {
+			t.Fatalf("limit %d: the masked page ends at %d, the revealed one at %d", limit, m.Next, r.Next)
+		}
+	}
 	if revealed, _ := pageAll(t, path, 7, true); revealed != body {
 		t.Errorf("revealed pages do not join to the file")
 	}

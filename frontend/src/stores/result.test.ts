@@ -215,6 +215,21 @@ describe('result store: reveal credentials', () => {
     expect(get(s).reveal).toBe(false);
   });
 
+  it('forgets a revealed result when its view closes, so reopening reads it masked', async () => {
+    const result = vi.fn((id: number, reveal?: boolean) => Promise.resolve(detail({ revealed: !!reveal }, { id })));
+    const s = createResultStore(fakeBridge({ result: result as never, retain: () => Promise.resolve(projection()) }));
+    await s.open(7);
+    s.close(); // nothing revealed: the result stays loaded
+    expect(get(s)).toMatchObject({ resultId: 7, detail: { state: 'ready' } });
+    await s.setReveal(true);
+    expect(get(s).detail).toMatchObject({ state: 'ready', value: { revealed: true } });
+    s.close();
+    expect(get(s)).toMatchObject({ resultId: 0, reveal: false, detail: { state: 'idle' }, projection: { state: 'idle' }, file: { state: 'none' } });
+    await s.open(7);
+    expect(result).toHaveBeenLastCalledWith(7);
+    expect(get(s).detail).toMatchObject({ value: { revealed: false } });
+  });
+
   it('pages a masked file by the offsets Go gives and keeps each page\'s masks where it lands', async () => {
     const mask = (at: number) => ({ start: 0, end: 0, at, kind: 'parameter', parameter: 'sig' });
     const readFile = vi.fn((path: string, offset: number) =>

@@ -79,6 +79,12 @@ export interface ResultStore extends Readable<ResultState> {
   rerun(): Promise<void>;
   /** setReveal shows (or masks again) the open result's credential values in every pane. */
   setReveal(on: boolean): Promise<void>;
+  /**
+   * close is called when the result's view goes away. Revealed values go
+   * with it: the store forgets the result it showed them in, so reopening
+   * reads it again, masked.
+   */
+  close(): void;
   destroy(): void;
 }
 
@@ -298,6 +304,15 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
         if (d.state === 'ready' && d.value.row?.noticePath) void readFirst(d.value.row.noticePath);
       }
       await run();
+    },
+    close() {
+      if (!get(store).reveal) return;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      seq++;
+      openSeq++;
+      fileSeq++;
+      update((s) => ({ ...s, mode: 'result', resultId: 0, detail: { state: 'idle' }, projection: { state: 'idle' }, file: { state: 'none' }, reveal: false }));
     },
     destroy() {
       if (timer) clearTimeout(timer);
