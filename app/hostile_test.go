@@ -24,25 +24,7 @@ func newHostileApp(t *testing.T) (*Sessions, *Retention, *Links, samplegen.Hosti
 	cfg := Config{DataDir: filepath.Join(root, "data"), Roots: []string{corpus}, Home: root}
 	store := NewStore(cfg)
 	t.Cleanup(func() { store.Close() })
-	s := NewSessions(store)
-	if _, err := s.Index(); err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(3 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		st, err := s.Status()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !st.Running {
-			if st.Error != "" {
-				t.Fatalf("index failed: %s", st.Error)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("index did not finish in 3 minutes")
-		}
-	}
+	s := indexAll(t, store, 3*time.Minute)
 	return s, NewRetention(store), NewLinks(store), man, corpus
 }
 

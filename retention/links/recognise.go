@@ -152,10 +152,14 @@ func unescapeOnce(s string, record bool) (string, layer, bool) {
 
 // unescape undoes backslash escapes up to three levels deep, so the rule
 // reads the URL the text encodes.
-func unescape(s string, record bool) decoded {
+func unescape(s string, record bool) decoded { return rounds(s, 3, '\\', record, unescapeOnce) }
+
+// rounds decodes s with once up to max times, while it holds the escape
+// byte and changes, keeping each round's map when record is set.
+func rounds(s string, max int, escape byte, record bool, once func(string, bool) (string, layer, bool)) decoded {
 	d := decoded{s: s}
-	for round := 0; round < 3 && containsByte(d.s, '\\'); round++ {
-		next, l, changed := unescapeOnce(d.s, record)
+	for round := 0; round < max && containsByte(d.s, escape); round++ {
+		next, l, changed := once(d.s, record)
 		if !changed {
 			break
 		}
@@ -195,20 +199,7 @@ func pctOnce(s string, record bool) (string, layer, bool) {
 
 // percentDecode decodes up to four times, so %2574oken (an encoded
 // "%74oken") reads as token.
-func percentDecode(s string, record bool) decoded {
-	d := decoded{s: s}
-	for round := 0; round < 4 && containsByte(d.s, '%'); round++ {
-		next, l, changed := pctOnce(d.s, record)
-		if !changed {
-			break
-		}
-		d.s = next
-		if record {
-			d.layers = append(d.layers, l)
-		}
-	}
-	return d
-}
+func percentDecode(s string, record bool) decoded { return rounds(s, 4, '%', record, pctOnce) }
 
 // uriSecrets finds every credential CheckURI's rule reads in uri, in the
 // rule's order: the userinfo, a nested URL's userinfo in the query or
