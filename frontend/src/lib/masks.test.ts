@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byteToIndex, maskSegments, PLACEHOLDER } from './masks';
+import { byteToIndex, maskedOffset, maskSegments, PLACEHOLDER } from './masks';
 
 const span = (at: number) => ({ start: 0, end: 0, at, kind: 'parameter', parameter: 'token' });
 
@@ -22,5 +22,14 @@ describe('masks', () => {
   it('ignores a mask that does not point at a placeholder', () => {
     expect(maskSegments('plain text', [span(2)])).toEqual([{ text: 'plain text', masked: false }]);
     expect(maskSegments('', null)).toEqual([{ text: '', masked: false }]);
+  });
+
+  it('maps a real offset to the shown text as Go does', () => {
+    // real: "a ?token=abcdef b" -> shown: "a ?token=[redacted] b"
+    const masks = [{ start: 9, end: 15, at: 9, kind: 'parameter', parameter: 'token' }];
+    expect(maskedOffset(masks, 2)).toBe(2);
+    expect(maskedOffset(masks, 11)).toBe(9);
+    expect(maskedOffset(masks, 16)).toBe(16 + PLACEHOLDER.length - 6);
+    expect(maskedOffset(null, 5)).toBe(5);
   });
 });

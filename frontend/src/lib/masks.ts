@@ -51,3 +51,19 @@ export function maskSegments(text: string, masks: MaskSpan[] | null | undefined)
   if (last < text.length || out.length === 0) out.push({ text: text.slice(last), masked: false });
   return out;
 }
+
+/**
+ * maskedOffset maps a byte offset in the real text (a link's start, a cut)
+ * to the shown text its masks describe, as Go's links.MaskedOffset does: an
+ * offset inside a masked value maps to its placeholder. byteToIndex then
+ * gives the string index to scroll to or highlight.
+ */
+export function maskedOffset(masks: MaskSpan[] | null | undefined, off: number): number {
+  let shift = 0;
+  for (const m of masks ?? []) {
+    if (off < m.start) break;
+    if (off < m.end) return m.at;
+    shift = m.at + PLACEHOLDER.length - m.end;
+  }
+  return off + shift;
+}
