@@ -8,8 +8,13 @@ FRONTEND_SRC := $(shell find frontend/src frontend/public frontend/index.html fr
 GO_SRC := $(shell find . -name '*.go' -not -path './frontend/*' -not -path './build/*' 2>/dev/null) go.mod go.sum
 SAMPLE_DIR := tmp/sample
 SAMPLE_DATA := $(CURDIR)/tmp/sample-data
+HOSTILE_DIR := tmp/hostile
+HOSTILE_DATA := $(CURDIR)/tmp/hostile-data
+# HOSTILE_SESSIONS=10000 adds that many small sessions to the hostile corpus
+# (written once: remove tmp/hostile to change it).
+HOSTILE_SESSIONS ?= 0
 
-.PHONY: deps run test test-go test-frontend test-e2e test-package package build app-dev bindings bench clean
+.PHONY: deps run run-hostile test test-go test-frontend test-e2e test-package package build app-dev bindings bench clean
 
 deps:
 	@build/deps.sh
@@ -40,6 +45,17 @@ run: deps build/bin/spillscope
 	@if [ ! -d $(SAMPLE_DIR) ]; then build/bin/spillscope sample --out $(SAMPLE_DIR) >/dev/null || rm -rf $(SAMPLE_DIR); fi
 	@if [ -d $(SAMPLE_DIR) ]; then XDG_DATA_HOME=$(SAMPLE_DATA) build/bin/spillscope index $(SAMPLE_DIR) >/dev/null || true; fi
 	SPILLSCOPE_ROOTS=$(CURDIR)/$(SAMPLE_DIR) XDG_DATA_HOME=$(SAMPLE_DATA) build/bin/spillscope
+
+# `make run-hostile` opens the app on a corpus written to be hostile: forged
+# spill notices, credentials of every family in every spelling, script text,
+# 200 images, 50 MB single lines, a 2 GB sparse spill file.
+run-hostile: deps build/bin/spillscope
+	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
+	  echo "make run-hostile: no display (DISPLAY/WAYLAND_DISPLAY unset); run it from a desktop session or under xvfb-run" >&2; exit 1; fi
+	@mkdir -p tmp
+	@if [ ! -d $(HOSTILE_DIR) ]; then build/bin/spillscope sample --hostile --sessions $(HOSTILE_SESSIONS) --out $(HOSTILE_DIR) >tmp/hostile-manifest.json || rm -rf $(HOSTILE_DIR); fi
+	@if [ -d $(HOSTILE_DIR) ]; then XDG_DATA_HOME=$(HOSTILE_DATA) build/bin/spillscope index $(HOSTILE_DIR) >/dev/null || true; fi
+	SPILLSCOPE_ROOTS=$(CURDIR)/$(HOSTILE_DIR) XDG_DATA_HOME=$(HOSTILE_DATA) build/bin/spillscope
 
 test: deps test-go test-frontend test-e2e test-package
 

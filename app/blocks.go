@@ -2,7 +2,6 @@ package app
 
 import (
 	"path/filepath"
-	"unicode/utf8"
 
 	"spillscope/retention"
 	"spillscope/retention/imagecost"
@@ -13,12 +12,19 @@ import (
 // block is read from the source or spill file on demand.
 const maxShownText = 256 << 10
 
+// textSource says that block i's text is text[start:start+len] of a longer
+// text (a retention cut keeps part of its source block), so masking reads
+// the credential the cut went through.
+type textSource func(i int) (text string, start int, ok bool)
+
 // blockViews maps a result's content to what a pane shows, through the one
 // classification every view uses. attachDir decides which image paths the
-// window may load (only files in the attachment store).
-func blockViews(blocks []retention.Block, attachDir string) []BlockView {
+// window may load (only files in the attachment store). Text and lines are
+// masked unless reveal; src, when set, gives a block's surrounding text.
+func blockViews(blocks []retention.Block, attachDir string, reveal bool, src textSource) ([]BlockView, int) {
 	views := links.Classify(blocks)
 	out := make([]BlockView, 0, len(blocks))
+	masked := 0
 	for i, b := range blocks {
 		v := BlockView{Index: i}
 		var cls links.View
@@ -28,7 +34,14 @@ func blockViews(blocks []retention.Block, attachDir string) []BlockView {
 		switch {
 		case b.Type == retention.TypeText:
 			v.Kind = "text"
-			v.Text, v.TextBytes, v.Truncated = shownText(b.Text)
+			st := show(b.Text, reveal)
+			if src != nil {
+				if text, start, ok := src(i); ok {
+					st = showRange(text, start, start+len(b.Text), reveal)
+				}
+			}
+			v.Text, v.ShownBytes, v.Truncated, v.Masks = st.text, st.shownBytes, st.truncated, st.masks
+			v.TextBytes = int64(len(b.Text))
 		case b.Type == retention.TypeImage && cls.Kind == links.KindItself:
 			v.Kind = "image"
 			v.MimeType, v.Path = b.MimeType, b.Path
@@ -47,16 +60,21 @@ func blockViews(blocks []retention.Block, attachDir string) []BlockView {
 			if v.Kind == "" || v.Kind == links.KindItself {
 				v.Kind = links.KindMarker
 			}
-			v.Text = cls.Line
+			// A link's line shows its URI only when CheckURI lets it; the
+			// line is masked all the same, so no spelling the scrub knows
+			// reaches the window either.
+			st := show(cls.Line, reveal)
+			v.Text, v.ShownBytes, v.Masks = st.text, st.shownBytes, st.masks
 			v.TextBytes = int64(len(cls.Line))
 		}
+		masked += len(v.Masks)
 		v.NotForModel = cls.NotForModel
 		if v.Reason == "" {
 			v.Reason, v.Parameter = cls.Reason, cls.Parameter
 		}
 		out = append(out, v)
 	}
-	return out
+	return out, masked
 }
 
 func imageInfo(b retention.Block) (imagecost.Info, error) {
@@ -64,18 +82,6 @@ func imageInfo(b retention.Block) (imagecost.Info, error) {
 		return imagecost.SniffFile(b.Path)
 	}
 	return imagecost.SniffBase64(b.Data)
-}
-
-// shownText shortens s to maxShownText bytes on a code-point boundary.
-func shownText(s string) (string, int64, bool) {
-	if len(s) <= maxShownText {
-		return s, int64(len(s)), false
-	}
-	cut := maxShownText
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut], int64(len(s)), true
 }
 
 // attachmentURL is the window's URL for an image in the attachment store,

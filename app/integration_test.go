@@ -27,12 +27,19 @@ func newIndexedApp(t *testing.T) (*Sessions, *Retention, *Links, samplegen.Manif
 	cfg := Config{DataDir: filepath.Join(root, "data"), Roots: []string{corpus}, Home: root}
 	store := NewStore(cfg)
 	t.Cleanup(func() { store.Close() })
+	s := indexAll(t, store, 2*time.Minute)
+	return s, NewRetention(store), NewLinks(store), man, cfg.DataDir
+}
+
+// indexAll runs an index pass through the Sessions service, as the window
+// does, and waits for it to finish.
+func indexAll(t *testing.T, store *Store, within time.Duration) *Sessions {
+	t.Helper()
 	s := NewSessions(store)
 	if _, err := s.Index(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
+	for deadline := time.Now().Add(within); ; time.Sleep(20 * time.Millisecond) {
 		st, err := s.Status()
 		if err != nil {
 			t.Fatal(err)
@@ -41,14 +48,12 @@ func newIndexedApp(t *testing.T) (*Sessions, *Retention, *Links, samplegen.Manif
 			if st.Error != "" {
 				t.Fatalf("index failed: %s", st.Error)
 			}
-			break
+			return s
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("index did not finish in 2 minutes")
+			t.Fatalf("index did not finish in %s", within)
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
-	return s, NewRetention(store), NewLinks(store), man, cfg.DataDir
 }
 
 func TestSessionsServiceOnSample(t *testing.T) {
@@ -143,7 +148,7 @@ func TestResultDetailOnSample(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, r := range results {
-			d, err := s.Result(r.ID)
+			d, err := s.Result(ResultQuery{ID: r.ID})
 			if err != nil {
 				t.Fatalf("result %d (%s line %d): %v", r.ID, r.File, r.Line, err)
 			}
@@ -185,7 +190,7 @@ func TestSearchOnSample(t *testing.T) {
 		t.Fatal("no result found for words the sample's logs hold")
 	}
 	for _, r := range rows {
-		d, err := s.Result(r.ID)
+		d, err := s.Result(ResultQuery{ID: r.ID})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -93,7 +93,7 @@ func TestOnePricePerResult(t *testing.T) {
 			t.Fatalf("row %+v: want an exact count of a 200-image result", row)
 		}
 		totals = append(totals, row.Tokens)
-		detail, err := s.Result(row.ID)
+		detail, err := s.Result(ResultQuery{ID: row.ID})
 		if err != nil {
 			t.Fatal(err)
 		}

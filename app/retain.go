@@ -44,7 +44,7 @@ func (r *Retention) Retain(req RetainRequest) (Projection, error) {
 	if c.row != nil {
 		sessions.UseCountedTotal(&out, *c.row)
 	}
-	p := projection(out, c.res, db.AttachmentDir())
+	p := projection(out, c.res, db.AttachmentDir(), req.Reveal)
 	if y := c.yardstick(); y != nil {
 		t := y.Reprice(out)
 		p.Yardstick = &TokenFigures{Estimator: t.Estimator, Total: t.Total, Text: t.Text, Images: t.Images, Notice: t.Notice}
@@ -176,19 +176,22 @@ func storePastedImages(res *retention.Result, dir string) {
 
 // projection maps an outcome to what the middle pane shows: one view per
 // span, so a block dsh merged (head text, the [...] gap, tail text and the
-// notice) still shows which part is which.
-func projection(out retention.Outcome, orig retention.Result, attachDir string) Projection {
+// notice) still shows which part is which. Each kept piece of text is masked
+// as it reads in its source block, so a credential the cut went through is
+// masked in the head and in the tail alike; figures are the outcome's,
+// counted on the real text.
+func projection(out retention.Outcome, orig retention.Result, attachDir string, reveal bool) Projection {
 	p := Projection{
 		Status: out.Status, Policy: out.Policy, Notice: out.Notice, OmittedBytes: out.OmittedBytes, OmittedImages: out.OmittedImages,
 		Tokens:         TokenFigures{Estimator: out.Tokens.Estimator, Total: out.Tokens.Total, Text: out.Tokens.Text, Images: out.Tokens.Images, Notice: out.Tokens.Notice},
 		OriginalTokens: out.OriginalTokens, OriginalTokensExact: out.OriginalTokensExact, Diagnostics: out.Diagnostics,
 		Route: out.Route, Estimator: out.Estimator, Budget: out.Budget, BudgetUnit: out.BudgetUnit,
-		Recovery: out.Recovery.Kind, Locator: out.Recovery.Locator,
+		Recovery: out.Recovery.Kind, Locator: out.Recovery.Locator, Revealed: reveal,
 	}
 	if p.Diagnostics == nil {
 		p.Diagnostics = []string{}
 	}
-	views := blockViews(out.Content, attachDir)
+	views, masked := blockViews(out.Content, attachDir, reveal, nil)
 	if len(out.Spans) == 0 {
 		p.Blocks = views
 	}
@@ -196,11 +199,21 @@ func projection(out retention.Outcome, orig retention.Result, attachDir string) 
 		v := views[sp.Out]
 		c := out.Content[sp.Out]
 		if c.Type == retention.TypeText {
-			v.Text = c.Text[sp.OutStart:sp.OutEnd]
-			v.TextBytes, v.Truncated = int64(len(v.Text)), false
-			if text, n, cut := shownText(v.Text); cut {
-				v.Text, v.TextBytes, v.Truncated = text, n, true
+			masked -= len(v.Masks)
+			piece := c.Text[sp.OutStart:sp.OutEnd]
+			st := show(piece, reveal)
+			// A kept piece is text[start:end] of its source block; the core
+			// reads invalid UTF-8 as U+FFFD, so a piece that is not found in
+			// its source as it stands is masked on its own.
+			if sp.Kind == retention.SpanKept && sp.Block >= 0 && sp.Block < len(orig.Content) {
+				src := orig.Content[sp.Block].Text
+				if sp.Start >= 0 && sp.End <= int64(len(src)) && src[sp.Start:sp.End] == piece {
+					st = showRange(src, int(sp.Start), int(sp.End), reveal)
+				}
 			}
+			v.Text, v.ShownBytes, v.Truncated, v.Masks = st.text, st.shownBytes, st.truncated, st.masks
+			v.TextBytes = int64(len(piece))
+			masked += len(v.Masks)
 		}
 		switch sp.Kind {
 		case retention.SpanMarker:
@@ -223,9 +236,11 @@ func projection(out retention.Outcome, orig retention.Result, attachDir string) 
 		p.Blocks = append(p.Blocks, v)
 	}
 	if out.CompleteFile != "" {
-		text, n, _ := shownText(out.CompleteFile)
-		p.CompleteFile, p.CompleteFileBytes = text, n
+		st := show(out.CompleteFile, reveal)
+		p.CompleteFile, p.CompleteFileBytes, p.CompleteFileShownBytes, p.CompleteFileMasks = st.text, int64(len(out.CompleteFile)), st.shownBytes, st.masks
+		masked += len(st.masks)
 	}
+	p.Masked = masked
 	return p
 }
 

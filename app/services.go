@@ -135,13 +135,14 @@ func (s *Sessions) Largest(limit int) ([]ResultRow, error) {
 }
 
 // Result reads one tool result back from its source file, with its images
-// pointed at the attachment store.
-func (s *Sessions) Result(id int64) (ResultDetail, error) {
+// pointed at the attachment store and its credential values masked unless
+// q.Reveal.
+func (s *Sessions) Result(q ResultQuery) (ResultDetail, error) {
 	db, err := s.store.DB()
 	if err != nil {
 		return ResultDetail{}, err
 	}
-	row, res, err := db.LoadResult(s.ctx, id)
+	row, res, err := db.LoadResult(s.ctx, q.ID)
 	if err != nil {
 		return ResultDetail{}, err
 	}
@@ -149,7 +150,8 @@ func (s *Sessions) Result(id int64) (ResultDetail, error) {
 	if err != nil {
 		return ResultDetail{}, err
 	}
-	d := ResultDetail{Row: resultRow(row), Session: sessionRow(sess), Blocks: blockViews(res.Content, db.AttachmentDir())}
+	d := ResultDetail{Row: resultRow(row), Session: sessionRow(sess), Revealed: q.Reveal}
+	d.Blocks, d.Masked = blockViews(res.Content, db.AttachmentDir(), q.Reveal, nil)
 	d.Route = d.Session.Route
 	if d.Estimator, err = retention.RouteEstimator(d.Route); err != nil {
 		d.Estimator = retention.DefaultEncoding
@@ -271,7 +273,8 @@ func (s *Sessions) Search(q SearchQuery) ([]ResultRow, error) {
 const maxFileSlice = 1 << 20
 
 // SpillFile reads part of an indexed result's spill file, for the
-// side-by-side view and its paging. The index decides which file that is,
+// side-by-side view and its paging, with credential values masked unless
+// q.Reveal. The index decides which file that is,
 // and the file rule whether it may be opened at all: the slice's State is
 // the one verdict the result header and the pane both show, and a file
 // outside the folders the session's harness writes is never read.
@@ -291,7 +294,7 @@ func (s *Sessions) SpillFile(q SpillQuery) (FileSlice, error) {
 		return FileSlice{Path: sf.Path, State: sf.State, Detail: sf.Detail, Offset: q.Offset}, nil
 	}
 	defer sf.File.Close()
-	return readSlice(sf.File, sf.Path, q.Offset, min(q.Limit, maxFileSlice))
+	return readSlice(sf.File, sf.Path, q.Offset, min(q.Limit, maxFileSlice), q.Reveal)
 }
 
 // Retention is the bound service that re-runs the retention core.
@@ -350,10 +353,12 @@ func (l *Links) List(q LinkQuery) ([]LinkRow, error) {
 		return nil, err
 	}
 	out := make([]LinkRow, 0, len(rows))
-	for _, r := range rows {
+	uris := linkURIs(context.Background(), db, rows)
+	for i, r := range rows {
 		row := LinkRow{
 			ResultID: r.ResultID, SessionID: r.SessionID, Block: r.Block, Shown: r.Shown, Reason: r.Reason,
 			Parameter: r.Parameter, Tool: r.Tool, Project: r.Project, File: r.File, Line1: r.Line,
+			URI: uris[i].uri, Start: uris[i].start, End: uris[i].end,
 		}
 		switch r.Shown {
 		case links.KindLink:
@@ -373,7 +378,8 @@ func (l *Links) Check(uri string) (LinkRow, error) {
 		return LinkRow{}, fmt.Errorf("app: URI is %d bytes, more than %d", len(uri), maxCheckedURI)
 	}
 	d := links.LinkLine(retention.Block{Type: retention.TypeResourceLink, URI: uri, Name: "checked"})
-	row := LinkRow{Reason: d.Reason, Parameter: d.Parameter, Line: d.Line, Shown: "stub"}
+	line, _ := links.Mask(d.Line)
+	row := LinkRow{Reason: d.Reason, Parameter: d.Parameter, Line: line, Shown: "stub", URI: links.RedactURI(uri), Start: -1, End: -1}
 	if d.Shown {
 		row.Shown = "line"
 	}

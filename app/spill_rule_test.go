@@ -101,7 +101,7 @@ func TestSpillFileServiceRefusesForgedNotices(t *testing.T) {
 			if sl.State != want[r.CallID] {
 				t.Errorf("pane state %q, want %q", sl.State, want[r.CallID])
 			}
-			d, err := s.Result(r.ID)
+			d, err := s.Result(ResultQuery{ID: r.ID})
 			if err != nil {
 				t.Fatal(err)
 			}

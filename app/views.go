@@ -99,8 +99,13 @@ type BlockView struct {
 	Text string `json:"text"`
 	// TextBytes is the block's full size; Text may be shortened for display
 	// when Truncated is set (the full text is read with ReadResultText).
-	TextBytes int64 `json:"textBytes"`
-	Truncated bool  `json:"truncated"`
+	// ShownBytes counts the real bytes Text shows: Text itself has each
+	// credential value replaced by [redacted] (Masks say where) unless the
+	// result's credentials were revealed.
+	TextBytes  int64      `json:"textBytes"`
+	ShownBytes int64      `json:"shownBytes"`
+	Truncated  bool       `json:"truncated"`
+	Masks      []MaskSpan `json:"masks"`
 	// Cut is "head" or "tail" when a projection cut this text block.
 	Cut string `json:"cut"`
 	// Image fields: a URL the window can load (/attachments/<sha>.<ext>),
@@ -125,6 +130,18 @@ type ResultDetail struct {
 	Route   string      `json:"route"`
 	// Estimator is the route's text estimator, which the row's figures use.
 	Estimator string `json:"estimator"`
+	// Masked counts the credential values masked in Blocks; Revealed says
+	// they were asked for and shown.
+	Masked   int  `json:"masked"`
+	Revealed bool `json:"revealed"`
+}
+
+// ResultQuery asks for one result. Reveal shows its credential values
+// instead of masking them; the window asks for it only after the user's
+// "Reveal credentials" and never remembers it.
+type ResultQuery struct {
+	ID     int64 `json:"id"`
+	Reveal bool  `json:"reveal"`
 }
 
 // RouteInfo describes one pricing route for pickers and labels.
@@ -153,6 +170,8 @@ type RetainRequest struct {
 	// Estimator names the text estimator ("" is the route's).
 	Estimator string `json:"estimator"`
 	ToolName  string `json:"toolName"`
+	// Reveal shows credential values in the projection (see ResultQuery).
+	Reveal bool `json:"reveal"`
 }
 
 // TokenFigures is what the model would see, split by kind, on the named
@@ -206,9 +225,15 @@ type Projection struct {
 	Recovery string `json:"recovery"`
 	Locator  string `json:"locator"`
 	// CompleteFile is the complete result file's text (what a spill would
-	// hold), shortened to CompleteFileShown bytes for display.
-	CompleteFile      string `json:"completeFile"`
-	CompleteFileBytes int64  `json:"completeFileBytes"`
+	// hold), shortened to CompleteFileShownBytes real bytes for display and
+	// masked as blocks are.
+	CompleteFile           string     `json:"completeFile"`
+	CompleteFileBytes      int64      `json:"completeFileBytes"`
+	CompleteFileShownBytes int64      `json:"completeFileShownBytes"`
+	CompleteFileMasks      []MaskSpan `json:"completeFileMasks"`
+	// Masked counts the values masked in Blocks and CompleteFile.
+	Masked   int  `json:"masked"`
+	Revealed bool `json:"revealed"`
 }
 
 // SweepRequest re-runs retention over many budgets: for one result
@@ -238,8 +263,11 @@ type SweepRow struct {
 }
 
 // LinkRow is one link of one indexed tool result, for the reviewers' list.
-// It never carries a redacted URI; Line is set only where the host shows the
-// link's line.
+// Line is set only where the host shows the link's line. URI is the
+// redacted URI (scheme, host, path, parameter names; never a value),
+// computed from the source file for the rows asked for and never stored;
+// Start and End are the link's byte range in its text block (-1 for a
+// block that is a link of its own), for a view to scroll to.
 type LinkRow struct {
 	ResultID  int64  `json:"resultId"`
 	SessionID int64  `json:"sessionId"`
@@ -255,6 +283,9 @@ type LinkRow struct {
 	Project string `json:"project"`
 	File    string `json:"file"`
 	Line1   int64  `json:"sourceLine"`
+	URI     string `json:"uri"`
+	Start   int    `json:"start"`
+	End     int    `json:"end"`
 }
 
 // LinkQuery filters the links list.
@@ -293,24 +324,47 @@ type Diagnostic struct {
 }
 
 // SpillQuery asks for part of an indexed result's spill file. The index
-// decides which file that is; the window never names a path.
+// decides which file that is; the window never names a path. Reveal shows
+// credential values (see ResultQuery).
 type SpillQuery struct {
 	ResultID int64 `json:"resultId"`
 	Offset   int64 `json:"offset"`
 	Limit    int64 `json:"limit"`
+	Reveal   bool  `json:"reveal"`
 }
 
-// FileSlice is part of a spill file or complete result file.
+// FileSlice is part of a spill file or complete result file. Offset and
+// Next are byte offsets in the real file (the next page starts at Next);
+// Text is the page with credential values masked (Masks say where) unless
+// revealed, so its length is not the page's.
 type FileSlice struct {
 	Path string `json:"path"`
 	// State is the file rule's verdict, asked at this read: "exists",
 	// "missing", "outside" (the notice names a file outside the folders
 	// the session's harness writes: not opened) or "unreadable".
-	State  string `json:"state"`
-	Detail string `json:"detail"`
-	Exists bool   `json:"exists"`
-	Size   int64  `json:"size"`
-	Offset int64  `json:"offset"`
-	Text   string `json:"text"`
-	EOF    bool   `json:"eof"`
+	State    string     `json:"state"`
+	Detail   string     `json:"detail"`
+	Exists   bool       `json:"exists"`
+	Size     int64      `json:"size"`
+	Offset   int64      `json:"offset"`
+	Next     int64      `json:"next"`
+	Text     string     `json:"text"`
+	EOF      bool       `json:"eof"`
+	Masks    []MaskSpan `json:"masks"`
+	Revealed bool       `json:"revealed"`
+}
+
+// SnippetQuery asks for a line of text around the first of the words in
+// each of the results, as search hits show it.
+type SnippetQuery struct {
+	Query string  `json:"query"`
+	IDs   []int64 `json:"ids"`
+}
+
+// Snippet is a few words of one result's text around a match, always
+// masked.
+type Snippet struct {
+	ID    int64      `json:"id"`
+	Text  string     `json:"text"`
+	Masks []MaskSpan `json:"masks"`
 }

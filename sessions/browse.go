@@ -133,6 +133,10 @@ type LinkSummary struct {
 	Project   string
 	File      string
 	Line      int64
+	// Ordinal is the link's place among the links of its block (the k-th URL
+	// the scanner flags in a text block), so a view can find it again in the
+	// source.
+	Ordinal int
 }
 
 // BrowseLinks lists links, hidden ones first when onlyHidden is false.
@@ -141,10 +145,11 @@ func (d *DB) BrowseLinks(ctx context.Context, onlyHidden bool, limit, offset int
 		limit = 1000
 	}
 	rows, err := d.db.QueryContext(ctx, `SELECT l.result_id, r.session_id, l.block_index, l.shown, l.reason, l.parameter,
-	r.tool_name, s.project, f.path, r.src_line
+	r.tool_name, s.project, f.path, r.src_line,
+	ROW_NUMBER() OVER (PARTITION BY l.result_id, l.block_index ORDER BY l.id) - 1
 FROM links l JOIN tool_results r ON r.id = l.result_id JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id
 WHERE (? = 0 OR l.reason <> '')
-ORDER BY (l.reason = '') , l.result_id, l.block_index LIMIT ? OFFSET ?`, onlyHidden, limit, max(offset, 0))
+ORDER BY (l.reason = '') , l.result_id, l.block_index, l.id LIMIT ? OFFSET ?`, onlyHidden, limit, max(offset, 0))
 	if err != nil {
 		return nil, fmt.Errorf("sessions: list links: %w", err)
 	}
@@ -152,7 +157,7 @@ ORDER BY (l.reason = '') , l.result_id, l.block_index LIMIT ? OFFSET ?`, onlyHid
 	var out []LinkSummary
 	for rows.Next() {
 		var l LinkSummary
-		if err := rows.Scan(&l.ResultID, &l.SessionID, &l.Block, &l.Shown, &l.Reason, &l.Parameter, &l.Tool, &l.Project, &l.File, &l.Line); err != nil {
+		if err := rows.Scan(&l.ResultID, &l.SessionID, &l.Block, &l.Shown, &l.Reason, &l.Parameter, &l.Tool, &l.Project, &l.File, &l.Line, &l.Ordinal); err != nil {
 			return nil, fmt.Errorf("sessions: list links: %w", err)
 		}
 		out = append(out, l)

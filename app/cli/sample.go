@@ -13,6 +13,7 @@ import (
 
 const sampleUsage = `usage: spillscope sample --out DIR [--seed N] [--scale N] [--screenshot-bytes SIZE]
        spillscope sample --out DIR --bench-bytes SIZE [--replicate DIR] [--seed N]
+       spillscope sample --out DIR --hostile [--sessions N] [--huge-line-bytes SIZE] [--sparse-bytes SIZE] [--images N] [--seed N]
 
 Writes invented agent sessions (Claude Code, Codex CLI, Gemini CLI and
 spillscope's own spill layout, with large results, screenshots, signed and
@@ -27,6 +28,15 @@ With --bench-bytes it builds a benchmark corpus of about SIZE bytes (e.g.
 session, message, request and tool-use ids, and a generated session of
 screenshots.
 
+With --hostile it writes a session folder written to be hostile: forged
+spill notices naming /etc/shadow, /proc/self/environ, ~/.aws/credentials,
+../../ paths and another session's spill file; credential URLs of every
+family in every spelling with known values; script and HTML text; a result
+of 200 images; two 50 MB single lines; a 2 GB sparse spill file; and, with
+--sessions 10000, that many small sessions. Its manifest lists every secret
+value it planted (none may reach the screen unless revealed). --huge-line-bytes
+0 and --sparse-bytes 0 leave those parts out.
+
 Flags:
 `
 
@@ -40,6 +50,11 @@ func runSample(env Env, args []string) int {
 	shot := fs.String("screenshot-bytes", "", "approximate size of each screenshot (default 24KiB; 500KiB in a bench corpus)")
 	benchBytes := fs.String("bench-bytes", "", "build a benchmark corpus of about this size (e.g. 1GB) instead of the sample")
 	replicate := fs.String("replicate", "", "folder of Claude Code projects to replicate into the benchmark corpus")
+	hostileMode := fs.Bool("hostile", false, "write the hostile corpus instead of the sample")
+	sessionsN := fs.Int("sessions", 0, "with --hostile: add this many small sessions (e.g. 10000)")
+	hugeLine := fs.String("huge-line-bytes", "50MB", "with --hostile: size of each huge single-line result (0 for none)")
+	sparse := fs.String("sparse-bytes", "2GB", "with --hostile: size of the sparse spill file (0 for none)")
+	images := fs.Int("images", samplegen.DefaultHostileImages, "with --hostile: images in the many-images result")
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(env.Stderr, "spillscope sample: "+format+"\n", a...)
 		fmt.Fprintln(env.Stderr, "Run 'spillscope sample -h' for usage.")
@@ -91,12 +106,59 @@ func runSample(env Env, args []string) int {
 		}
 		target = n
 	}
+	var hostileOpts samplegen.HostileOptions
+	if *hostileMode {
+		if *benchBytes != "" || *scale != 1 || *shot != "" {
+			return usageErr("--hostile writes its own corpus; it takes no --bench-bytes, --scale or --screenshot-bytes")
+		}
+		if *sessionsN < 0 || *sessionsN > 1_000_000 || *images < 1 || *images > 10_000 {
+			return usageErr("--sessions %d / --images %d: want 0..1000000 sessions and 1..10000 images", *sessionsN, *images)
+		}
+		hl, err := samplegen.ParseSize(*hugeLine)
+		if err != nil || hl < 0 || hl > 1<<30 {
+			return usageErr("--huge-line-bytes %q: want a size up to 1GiB, or 0", *hugeLine)
+		}
+		sp, err := samplegen.ParseSize(*sparse)
+		if err != nil || sp < 0 || sp > 1<<40 {
+			return usageErr("--sparse-bytes %q: want a size up to 1TiB, or 0", *sparse)
+		}
+		hostileOpts = samplegen.HostileOptions{Seed: *seed, Sessions: *sessionsN, HugeLineBytes: int(hl), SparseBytes: sp, Images: *images}
+		if hl == 0 {
+			hostileOpts.HugeLineBytes = -1
+		}
+		if sp == 0 {
+			hostileOpts.SparseBytes = -1
+		}
+	} else {
+		var misplaced string
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "sessions", "huge-line-bytes", "sparse-bytes", "images":
+				misplaced = f.Name
+			}
+		})
+		if misplaced != "" {
+			return usageErr("--%s applies to --hostile", misplaced)
+		}
+	}
 	// Check before anything is written, so a refusal leaves no trace.
 	if entries, err := os.ReadDir(*out); err == nil && len(entries) > 0 {
 		fmt.Fprintf(env.Stderr, "spillscope sample: %s already holds files; choose a new or empty folder (nothing was written)\n", *out)
 		return exitFail
 	}
 
+	if *hostileMode {
+		hm, err := samplegen.GenerateHostile(*out, hostileOpts)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "spillscope sample: %v\n", err)
+			return exitFail
+		}
+		if err := writeJSON(env.Stdout, hm); err != nil {
+			fmt.Fprintf(env.Stderr, "spillscope sample: %v\n", err)
+			return exitFail
+		}
+		return exitOK
+	}
 	var m samplegen.Manifest
 	if target > 0 {
 		opts := samplegen.BenchOptions{TargetBytes: target, ReplicateFrom: *replicate, Seed: *seed, ScreenshotBytes: shotBytes}

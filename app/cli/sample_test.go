@@ -206,3 +206,36 @@ func TestSampleBenchCorpus(t *testing.T) {
 		t.Errorf("folder holds %d files, %d bytes; manifest says %d, %d", files, size, m.AllFiles, m.Bytes)
 	}
 }
+
+func TestSampleHostile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "hostile")
+	code, stdout, stderr := runSampleCmd(t, "--out", dir, "--hostile", "--sessions", "12", "--huge-line-bytes", "256KB", "--sparse-bytes", "8MB", "--images", "4")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var m samplegen.HostileManifest
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		t.Fatalf("stdout is not a hostile manifest: %v", err)
+	}
+	if m.Sessions != 14 || m.Images != 4 || m.HugeLines != 2 || m.SparseBytes != 8_000_000 || len(m.Secrets) < 100 {
+		t.Errorf("manifest: sessions %d images %d huge %d sparse %d secrets %d", m.Sessions, m.Images, m.HugeLines, m.SparseBytes, len(m.Secrets))
+	}
+	// 0 leaves the huge parts out.
+	code, stdout, _ = runSampleCmd(t, "--out", filepath.Join(t.TempDir(), "h2"), "--hostile", "--huge-line-bytes", "0", "--sparse-bytes", "0")
+	if code != exitOK || !strings.Contains(stdout, `"hugeLines":0`) || !strings.Contains(stdout, `"sparseBytes":0`) {
+		t.Errorf("exit %d: %.200s", code, stdout)
+	}
+	for _, args := range [][]string{
+		{"--sessions", "5"},
+		{"--hostile", "--scale", "2"},
+		{"--hostile", "--sessions", "-1"},
+		{"--hostile", "--huge-line-bytes", "lots"},
+	} {
+		code, _, stderr := runSampleCmd(t, append([]string{"--out", filepath.Join(t.TempDir(), "x")}, args...)...)
+		if code != exitUsage || stderr == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}

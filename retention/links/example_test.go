@@ -138,3 +138,25 @@ func ExampleAudioMarker() {
 	// Output:
 	// [Audio not shown: this host's tool results carry only text and images (audio/wav, ~3KB).]
 }
+
+func ExampleMask() {
+	text := "fetched https://b.s3.amazonaws.com/k.png?X-Amz-Expires=900&X-Amz-Signature=f00dfeed as bob:\n" +
+		"git clone https://bob:hunter2@git.example/r.git; export API_KEY=sk1234"
+	masked, spans := links.Mask(text)
+	fmt.Println(masked)
+	for _, s := range spans {
+		fmt.Printf("%s %q real [%d,%d) shown at %d\n", s.Kind, s.Parameter, s.Start, s.End, s.At)
+	}
+	// Output:
+	// fetched https://b.s3.amazonaws.com/k.png?X-Amz-Expires=900&X-Amz-Signature=[redacted] as bob:
+	// git clone https://[redacted]@git.example/r.git; export API_KEY=[redacted]
+	// parameter "X-Amz-Signature" real [75,83) shown at 75
+	// userinfo "" real [110,121) shown at 112
+	// parameter "api_key" real [156,162) shown at 157
+}
+
+func ExampleRedactURI() {
+	fmt.Println(links.RedactURI("https://bob:pw@h.example/p?X-Amz-Signature=abc&v=2#access_token=t"))
+	// Output:
+	// https://[redacted]@h.example/p?X-Amz-Signature=…&v=…#access_token=…
+}

@@ -20,11 +20,14 @@ const (
 // are replaced by look-alikes that do not, and the result is cut to max
 // runes with an ellipsis. So a label can neither start a line of its own nor
 // close the line it sits in and forge another block's.
-func Label(s string, max int) string {
+func Label(s string, max int) string { return clean(s, max, true) }
+
+// clean is Label, with the delimiters replaced only when delims is set.
+func clean(s string, max int, delims bool) string {
 	if max <= 0 {
 		return ""
 	}
-	if isPlainLabel(s, max) {
+	if isPlainLabel(s, max, delims) {
 		return s
 	}
 	var b strings.Builder
@@ -32,11 +35,11 @@ func Label(s string, max int) string {
 	n := 0
 	for _, r := range s {
 		switch {
-		case r == '"':
+		case delims && r == '"':
 			r = '\''
-		case r == '[':
+		case delims && r == '[':
 			r = '('
-		case r == ']':
+		case delims && r == ']':
 			r = ')'
 		case r == utf8.RuneError:
 		case unicode.IsControl(r), r == 0x2028, r == 0x2029, unicode.Is(unicode.Cf, r):
@@ -59,13 +62,13 @@ func trimEllipsis(s string) string {
 
 // isPlainLabel is the allocation-free fast path: short printable ASCII
 // without delimiters.
-func isPlainLabel(s string, max int) bool {
+func isPlainLabel(s string, max int, delims bool) bool {
 	if len(s) > max {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c < 0x20 || c >= 0x7f || c == '"' || c == '[' || c == ']' {
+		if c < 0x20 || c >= 0x7f || delims && (c == '"' || c == '[' || c == ']') {
 			return false
 		}
 	}

@@ -215,38 +215,7 @@ func lowerAlnum(c byte) byte {
 
 // decodeName percent-decodes up to four times, so %2574oken (an encoded
 // "%74oken") reads as token. Malformed escapes stay as they are.
-func decodeName(s string) string {
-	for round := 0; round < 4 && containsByte(s, '%'); round++ {
-		d, changed := pctDecode(s)
-		if !changed {
-			break
-		}
-		s = d
-	}
-	return s
-}
-
-func pctDecode(s string) (string, bool) {
-	var b []byte
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			if b == nil {
-				b = make([]byte, 0, len(s))
-				b = append(b, s[:i]...)
-			}
-			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
-			i += 2
-			continue
-		}
-		if b != nil {
-			b = append(b, s[i])
-		}
-	}
-	if b == nil {
-		return s, false
-	}
-	return string(b), true
-}
+func decodeName(s string) string { return percentDecode(s, false).s }
 
 func containsByte(s string, c byte) bool {
 	for i := 0; i < len(s); i++ {

@@ -42,8 +42,8 @@ type Found struct {
 // lets a view set those apart.
 func ScanText(text string) []Found {
 	var out []Found
-	scan(text, func(f Found) {
-		if f.Reason != "" {
+	scan(text, func(c candidate) {
+		if f := judge(text, c); f.Reason != "" {
 			out = append(out, f)
 		}
 	})
@@ -54,7 +54,7 @@ func ScanText(text string) []Found {
 // Reason), with the range a person would select as the URL.
 func FindURLs(text string) []Found {
 	var out []Found
-	scan(text, func(f Found) { out = append(out, f) })
+	scan(text, func(c candidate) { out = append(out, judge(text, c)) })
 	return out
 }
 
@@ -98,7 +98,15 @@ const (
 
 var patterns = [numPats]string{"//", `\/\/`, "www."}
 
-func scan(text string, emit func(Found)) {
+// candidate is one run the scanner reads as a URL: it begins at start and
+// runs greedily to end; tEnd is end with trailing punctuation trimmed.
+// noScheme marks a www. host written without a scheme.
+type candidate struct {
+	start, tEnd, end int
+	noScheme         bool
+}
+
+func scan(text string, emit func(candidate)) {
 	var next [numPats]int
 	for k := range next {
 		next[k] = indexFrom(text, patterns[k], 0)
@@ -124,7 +132,7 @@ func scan(text string, emit func(Found)) {
 			next[k] = indexFrom(text, patterns[k], c+1)
 			continue
 		}
-		emit(judge(text, start, end, k == patWWW))
+		emit(candidate{start: start, tEnd: trimmedEnd(text, start, punctEnd(text, start, end)), end: end, noScheme: k == patWWW})
 		for j := range next {
 			if next[j] >= 0 && next[j] < end {
 				next[j] = indexFrom(text, patterns[j], end)
@@ -269,26 +277,26 @@ func hex4(s string, i int) (rune, bool) {
 	return r, true
 }
 
-// judge tests the run [start, end) and its trimmed form.
-func judge(text string, start, end int, noScheme bool) Found {
-	tEnd := trimmedEnd(text, start, punctEnd(text, start, end))
-	trimmed := decodeEscapes(text[start:tEnd])
-	if noScheme {
+// judge tests the run a candidate found and its trimmed form.
+func judge(text string, c candidate) Found {
+	start, tEnd, end := c.start, c.tEnd, c.end
+	trimmed := unescape(text[start:tEnd], false).s
+	if c.noScheme {
 		trimmed = "http://" + trimmed
 	}
 	if reason, param, hide := CheckURI(trimmed); hide {
 		return Found{Start: start, End: tEnd, Reason: reason, Parameter: param}
 	}
 	if tEnd != end {
-		whole := decodeEscapes(text[start:end])
-		if noScheme {
+		whole := unescape(text[start:end], false).s
+		if c.noScheme {
 			whole = "http://" + whole
 		}
-		if hasUserinfo(whole) {
-			return Found{Start: start, End: end, Reason: ReasonUserinfo}
-		}
-		if p, ok := credentialParam(whole); ok {
-			return Found{Start: start, End: end, Reason: ReasonCredentialParameter, Parameter: p}
+		if s, ok := firstSecret(whole); ok {
+			if s.kind == MaskUserinfo {
+				return Found{Start: start, End: end, Reason: ReasonUserinfo}
+			}
+			return Found{Start: start, End: end, Reason: ReasonCredentialParameter, Parameter: s.param}
 		}
 	}
 	// Safe: report what a person would select, inside quotes or brackets.
@@ -366,35 +374,6 @@ func selectionEnd(text string, start, end int) int {
 		}
 	}
 	return end
-}
-
-// decodeEscapes undoes JSON and shell backslash escapes (\/ \\ \uXXXX \&),
-// up to three levels deep, so the test reads the URL the text encodes.
-func decodeEscapes(s string) string {
-	for round := 0; round < 3 && containsByte(s, '\\'); round++ {
-		var b strings.Builder
-		b.Grow(len(s))
-		for i := 0; i < len(s); i++ {
-			if s[i] != '\\' || i+1 >= len(s) {
-				b.WriteByte(s[i])
-				continue
-			}
-			if s[i+1] == 'u' {
-				if r, ok := hex4(s, i+2); ok {
-					b.WriteRune(r)
-					i += 5
-					continue
-				}
-			}
-			b.WriteByte(s[i+1])
-			i++
-		}
-		if b.Len() == len(s) && b.String() == s {
-			break
-		}
-		s = b.String()
-	}
-	return s
 }
 
 func isBoundary(c byte) bool {

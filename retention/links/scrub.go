@@ -1,6 +1,9 @@
 package links
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // ScrubValues returns text with the value of every listed credential
 // parameter written as name=value replaced by "[redacted]", wherever it
@@ -15,47 +18,18 @@ import "strings"
 // It is for text that is stored, such as the full-text index, where a
 // credential value must never land even when the URL around it was not
 // recognised; it is wider than Redact (a listed name such as code or key is
-// scrubbed outside URLs too) and is meant to run after it.
+// scrubbed outside URLs too) and is meant to run after it. Its pairs are
+// the pair half of Mask's recogniser: the text Mask shows has every value
+// ScrubValues removes removed too.
 func ScrubValues(text string) string {
-	var b *strings.Builder
-	last := 0
-	for i := 0; i < len(text); {
-		eq, width := nextEquals(text, i)
-		if eq < 0 {
-			break
-		}
-		vStart := eq + width
-		if !listedNameBefore(text, eq) {
-			i = vStart
-			continue
-		}
-		if strings.HasPrefix(text[vStart:], redactedValue) {
-			i = vStart + len(redactedValue) // scrubbed before
-			continue
-		}
-		vEnd := valueEnd(text, vStart)
-		if vEnd == vStart {
-			i = vStart
-			continue
-		}
-		if b == nil {
-			b = &strings.Builder{}
-			b.Grow(len(text))
-		}
-		b.WriteString(text[last:vStart])
-		b.WriteString(redactedValue)
-		last = vEnd
-		i = vEnd
-	}
-	if b == nil {
+	k := sink{text: text}
+	pairSecrets(text, &k)
+	if len(k.got) == 0 {
 		return text
 	}
-	b.WriteString(text[last:])
-	return b.String()
+	masked, _ := apply(text, 0, len(text), k.got)
+	return masked
 }
-
-// redactedValue replaces a scrubbed value.
-const redactedValue = "[redacted]"
 
 // nextEquals finds the next "=", "%3D" (either case) or "\u003d" (either
 // case, any number of backslashes before it) at or after i.
@@ -93,9 +67,10 @@ func isNameByte(c byte) bool {
 // listedNameBefore reports whether the run of name bytes ending at eq, or a
 // part of it that follows an escaped separator (%3F, %26, %3B, %23 or
 // u0026, as a fully encoded or JSON-escaped URL writes ? and &), is a
-// listed credential name. Backslashes before the "=" (an escaped \u003d
-// whose backslashes were doubled) are not part of the name.
-func listedNameBefore(s string, eq int) bool {
+// listed credential name, and the list's spelling of it. Backslashes before
+// the "=" (an escaped \u003d whose backslashes were doubled) are not part of
+// the name.
+func listedNameBefore(s string, eq int) (string, bool) {
 	end := eq
 	for end > 0 && s[end-1] == '\\' {
 		end--
@@ -106,20 +81,20 @@ func listedNameBefore(s string, eq int) bool {
 	}
 	run := s[start:end]
 	if run == "" {
-		return false
+		return "", false
 	}
-	if _, ok := credentialName(run); ok {
-		return true
+	if name, ok := credentialName(run); ok {
+		return name, true
 	}
 	for p := 1; p < len(run); p++ {
 		if !escapedSeparatorEndsAt(run, p) {
 			continue
 		}
-		if _, ok := credentialName(run[p:]); ok {
-			return true
+		if name, ok := credentialName(run[p:]); ok {
+			return name, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // escapedSeparatorEndsAt reports whether run[:p] ends with an escaped query
@@ -140,11 +115,15 @@ func escapedSeparatorEndsAt(run string, p int) bool {
 	return false
 }
 
-// valueEnd is where a value starting at i ends: at whitespace, a quote, an
-// angle bracket, a backtick, a backslash (an escape follows), a closing
-// bracket, &, ; or #, or a percent-encoded space, quote or separator.
+// valueEnd is where a value starting at i ends: at whitespace or any other
+// control character, a quote, an angle bracket, a backtick, a backslash (an
+// escape follows), a closing bracket, &, ; or #, or a percent-encoded space,
+// quote or separator. So a value never holds a hard stop (see RunStart).
 func valueEnd(s string, i int) int {
 	for j := i; j < len(s); j++ {
+		if c := s[j]; c < utf8.RuneSelf && stopASCII[c] {
+			return j
+		}
 		switch c := s[j]; c {
 		case ' ', '\t', '\n', '\r', '\f', '\v', '"', '\'', '<', '>', '`', '\\', ')', ']', '}', '&', ';', '#', ',':
 			return j

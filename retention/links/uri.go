@@ -55,14 +55,11 @@ const (
 // not on the list is not caught. Callers may add their own detectors on top;
 // none may weaken this rule.
 func CheckURI(uri string) (reason, parameter string, mayCarry bool) {
-	if hasUserinfo(uri) {
-		return ReasonUserinfo, "", true
-	}
-	if q := strings.IndexAny(uri, "?#"); q >= 0 && nestedUserinfo(uri[q+1:]) {
-		return ReasonUserinfo, "", true
-	}
-	if p, ok := credentialParam(uri); ok {
-		return ReasonCredentialParameter, p, true
+	if s, ok := firstSecret(uri); ok {
+		if s.kind == MaskUserinfo {
+			return ReasonUserinfo, "", true
+		}
+		return ReasonCredentialParameter, s.param, true
 	}
 	if !parses(uri) {
 		return ReasonUnparseable, "", true
@@ -159,125 +156,4 @@ func splitScheme(uri string) (scheme, rest string) {
 		}
 	}
 	return "", uri
-}
-
-// hasUserinfo reports a non-empty userinfo before the host.
-func hasUserinfo(uri string) bool {
-	if !containsByte(uri, '@') {
-		return false
-	}
-	scheme, rest := splitScheme(uri)
-	special := isSpecialScheme(scheme)
-	var auth string
-	switch {
-	case special:
-		rest = strings.TrimLeft(rest, `/\`)
-		auth = rest
-	case strings.HasPrefix(rest, "//"):
-		auth = rest[2:]
-	default:
-		return false
-	}
-	end := len(auth)
-	for i := 0; i < len(auth); i++ {
-		c := auth[i]
-		if c == '/' || c == '?' || c == '#' || special && c == '\\' {
-			end = i
-			break
-		}
-	}
-	auth = auth[:end]
-	at := strings.LastIndexByte(auth, '@')
-	return at > 0
-}
-
-// credentialParam finds the first listed parameter with a value in uri's
-// path parameters, query or fragment.
-func credentialParam(uri string) (string, bool) {
-	hier, query, fragment := uri, "", ""
-	hasQuery, hasFragment := false, false
-	if i := strings.IndexByte(hier, '#'); i >= 0 {
-		hier, fragment, hasFragment = hier[:i], hier[i+1:], true
-	}
-	if i := strings.IndexByte(hier, '?'); i >= 0 {
-		hier, query, hasQuery = hier[:i], hier[i+1:], true
-	}
-	if i := strings.IndexByte(hier, ';'); i >= 0 {
-		if p, ok := scanParams(hier[i+1:], ";"); ok {
-			return p, true
-		}
-	}
-	if hasQuery {
-		if p, ok := readComponent(query); ok {
-			return p, true
-		}
-	}
-	if hasFragment {
-		if p, ok := readComponent(fragment); ok {
-			return p, true
-		}
-	}
-	return "", false
-}
-
-// readComponent reads a query (or a fragment read as one) both ways, and
-// once more percent-decoded, so a URL nested in a parameter
-// (?next=https%3A%2F%2Fhost%2F%3Ftoken%3D...) is read too.
-func readComponent(s string) (string, bool) {
-	if p, ok := scanParams(s, "&?;#"); ok {
-		return p, true
-	}
-	if p, ok := scanParams(s, "&"); ok {
-		return p, true
-	}
-	if containsByte(s, '%') {
-		if d := decodeName(s); d != s {
-			return scanParams(d, "&?;#")
-		}
-	}
-	return "", false
-}
-
-// nestedUserinfo reports a URL nested in a query or fragment
-// (?next=https://user:pass@host/) that carries userinfo, percent-encoded or
-// not.
-func nestedUserinfo(s string) bool {
-	if containsByte(s, '%') {
-		s = decodeName(s)
-	}
-	for {
-		i := strings.Index(s, "://")
-		if i < 0 {
-			return false
-		}
-		s = s[i+3:]
-		end := strings.IndexAny(s, `/\?#&;`)
-		if end < 0 {
-			end = len(s)
-		}
-		if at := strings.LastIndexByte(s[:end], '@'); at > 0 {
-			return true
-		}
-	}
-}
-
-// scanParams splits s on any of seps and reports the first part name=value
-// with a non-empty value whose name is listed.
-func scanParams(s, seps string) (string, bool) {
-	start := 0
-	for i := 0; i <= len(s); i++ {
-		if i < len(s) && strings.IndexByte(seps, s[i]) < 0 {
-			continue
-		}
-		part := s[start:i]
-		start = i + 1
-		eq := strings.IndexByte(part, '=')
-		if eq < 0 || eq == len(part)-1 {
-			continue
-		}
-		if name, ok := credentialName(part[:eq]); ok {
-			return name, true
-		}
-	}
-	return "", false
 }

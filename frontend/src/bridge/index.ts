@@ -5,6 +5,7 @@ import * as AppSvc from '../wailsjs/go/app/App';
 import * as SessionsSvc from '../wailsjs/go/app/Sessions';
 import * as RetentionSvc from '../wailsjs/go/app/Retention';
 import * as LinksSvc from '../wailsjs/go/app/Links';
+import { ClipboardSetText } from '../wailsjs/runtime/runtime';
 import { app } from '../wailsjs/go/models';
 
 export type AppInfo = app.Info;
@@ -26,6 +27,8 @@ export type LinkQuery = app.LinkQuery;
 export type IndexStatus = app.IndexStatus;
 export type Diagnostic = app.Diagnostic;
 export type FileSlice = app.FileSlice;
+export type MaskSpan = app.MaskSpan;
+export type Snippet = app.Snippet;
 
 /** Bridge is everything the stores need from Go; unit tests pass their own. */
 export interface Bridge {
@@ -34,14 +37,17 @@ export interface Bridge {
   setLanguage(lang: string): Promise<Settings>;
   listSessions(q: Partial<SessionQuery>): Promise<SessionRow[]>;
   sessionResults(sessionId: number): Promise<ResultRow[]>;
-  result(id: number): Promise<ResultDetail>;
+  /** result reads one result back; reveal shows its credential values (asked for by the user, never remembered). */
+  result(id: number, reveal?: boolean): Promise<ResultDetail>;
   diagnostics(limit: number): Promise<Diagnostic[]>;
   startIndex(): Promise<IndexStatus>;
   indexStatus(): Promise<IndexStatus>;
-  /** spillFile reads part of an indexed result's spill file: Go picks the file and says whether it may be opened (slice.state). */
-  spillFile(resultId: number, offset: number, limit: number): Promise<FileSlice>;
+  /** spillFile reads a page of an indexed result's spill file: Go picks the file and says whether it may be opened (slice.state); credential values are masked unless reveal. */
+  spillFile(resultId: number, offset: number, limit: number, reveal?: boolean): Promise<FileSlice>;
   /** searchResults orders by "" (relevance), "tokens" or "source". */
   searchResults(query: string, order: string): Promise<ResultRow[]>;
+  /** snippets reads a few masked words around the query in each result. */
+  snippets(query: string, ids: number[]): Promise<Snippet[]>;
   /** largest lists the results that cost the most tokens across the index. */
   largest(limit: number): Promise<ResultRow[]>;
   routes(): Promise<RouteInfo[]>;
@@ -51,6 +57,8 @@ export interface Bridge {
   sweep(req: Partial<SweepRequest>): Promise<SweepRow[]>;
   listLinks(q: Partial<LinkQuery>): Promise<LinkRow[]>;
   checkLink(uri: string): Promise<LinkRow>;
+  /** copyText puts text on the clipboard (what the pane shows: masked unless revealed). */
+  copyText(text: string): Promise<void>;
 }
 
 export const bridge: Bridge = {
@@ -59,23 +67,37 @@ export const bridge: Bridge = {
   setLanguage: (lang) => AppSvc.SetLanguage(lang),
   listSessions: (q) => SessionsSvc.List(app.SessionQuery.createFrom({ harness: '', search: '', order: '', limit: 0, offset: 0, ...q })),
   sessionResults: (id) => SessionsSvc.Results(id),
-  result: (id) => SessionsSvc.Result(id),
+  result: (id, reveal) => SessionsSvc.Result(app.ResultQuery.createFrom({ id, reveal: !!reveal })),
   diagnostics: (limit) => SessionsSvc.Diagnostics(limit),
   startIndex: () => SessionsSvc.Index(),
   indexStatus: () => SessionsSvc.Status(),
-  spillFile: (resultId, offset, limit) => SessionsSvc.SpillFile(app.SpillQuery.createFrom({ resultId, offset, limit })),
+  spillFile: (resultId, offset, limit, reveal) => SessionsSvc.SpillFile(app.SpillQuery.createFrom({ resultId, offset, limit, reveal: !!reveal })),
   searchResults: (query, order) => SessionsSvc.Search(app.SearchQuery.createFrom({ query, order })),
+  snippets: (query, ids) => SessionsSvc.Snippets(app.SnippetQuery.createFrom({ query, ids })),
   largest: (limit) => SessionsSvc.Largest(limit),
   routes: () => RetentionSvc.Routes(),
   policies: () => RetentionSvc.Policies(),
   retain: (req) =>
     RetentionSvc.Retain(
-      app.RetainRequest.createFrom({ resultId: 0, json: '', policy: '', budget: null, params: {}, route: '', estimator: '', toolName: '', ...req }),
+      app.RetainRequest.createFrom({ resultId: 0, json: '', policy: '', budget: null, params: {}, route: '', estimator: '', toolName: '', reveal: false, ...req }),
     ),
   sweep: (req) =>
     RetentionSvc.Sweep(app.SweepRequest.createFrom({ resultId: 0, sessionId: 0, budgets: [], route: '', policy: '', estimator: '', ...req })),
   listLinks: (q) => LinksSvc.List(app.LinkQuery.createFrom({ onlyHidden: false, limit: 0, offset: 0, ...q })),
   checkLink: (uri) => LinksSvc.Check(uri),
+  copyText: async (text) => {
+    // The browser's clipboard where the page may use it (the dev server in
+    // a browser); the window's own otherwise (WebKitGTK refuses it).
+    if (navigator.clipboard?.writeText) {
+      try {
+        await navigator.clipboard.writeText(text);
+        return;
+      } catch {
+        /* fall through to the window's clipboard */
+      }
+    }
+    if (!(await ClipboardSetText(text))) throw new Error('clipboard refused the text');
+  },
 };
 
 /** errorText turns a rejected binding call into text for the log, never for HTML. */

@@ -9,7 +9,7 @@ afterEach(() => vi.restoreAllMocks());
 
 const link = (over: Partial<LinkRow>): LinkRow => ({
   resultId: 1, sessionId: 1, block: 0, shown: 'stub', line: '', reason: 'credential-parameter', parameter: 'X-Amz-Signature',
-  inText: false, tool: 'WebFetch', project: '/p', file: '/f.jsonl', sourceLine: 3, ...over,
+  inText: false, tool: 'WebFetch', project: '/p', file: '/f.jsonl', sourceLine: 3, uri: '', start: -1, end: -1, ...over,
 });
 
 describe('links store', () => {

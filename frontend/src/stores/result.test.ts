@@ -24,7 +24,8 @@ const policies = [
 ];
 
 function slice(over: Partial<FileSlice>): FileSlice {
-  return { path: '/spill.txt', state: 'exists', detail: '', exists: true, size: 0, offset: 0, text: '', eof: true, ...over };
+  const next = (over.offset ?? 0) + new TextEncoder().encode(over.text ?? '').length;
+  return { path: '/spill.txt', state: 'exists', detail: '', exists: true, size: 0, offset: 0, next, text: '', eof: true, masks: [], revealed: false, ...over } as FileSlice;
 }
 
 describe('result store: re-run at budget', () => {
@@ -226,6 +227,73 @@ describe('result store: spill file pane', () => {
     await vi.advanceTimersByTimeAsync(0);
     await s.loadMore();
     expect(get(s).file).toMatchObject({ state: 'ready', text: 'head', more: false, moreError: { message: 'io' } });
+  });
+});
+
+describe('result store: reveal credentials', () => {
+  it('asks every pane again with reveal set, and forgets it when another result opens', async () => {
+    const result = vi.fn((id: number, reveal?: boolean) => Promise.resolve(detail({ masked: reveal ? 0 : 2, revealed: !!reveal }, { id, noticePath: '/s.txt' })));
+    const retain = vi.fn(() => Promise.resolve(projection()));
+    const spillFile = vi.fn((_id: number, offset: number, _limit: number, reveal?: boolean) =>
+      Promise.resolve(slice({ path: '/s.txt', offset, text: reveal ? 'token=abc' : 'token=[redacted]', size: 9 })),
+    );
+    const s = createResultStore(fakeBridge({ result: result as never, retain, spillFile: spillFile as never }), { page: 64 });
+    await s.open(7);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(result).toHaveBeenLastCalledWith(7);
+    expect(spillFile).toHaveBeenLastCalledWith(7, 0, 64);
+    expect(retain).toHaveBeenLastCalledWith(expect.not.objectContaining({ reveal: true }));
+    await s.setReveal(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(get(s).reveal).toBe(true);
+    expect(result).toHaveBeenLastCalledWith(7, true);
+    expect(spillFile).toHaveBeenLastCalledWith(7, 0, 64, true);
+    expect(retain).toHaveBeenLastCalledWith(expect.objectContaining({ resultId: 7, reveal: true }));
+    expect(get(s).file).toMatchObject({ text: 'token=abc' });
+    // Closing the result (opening another) hides them again.
+    await s.open(8);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(get(s).reveal).toBe(false);
+    expect(result).toHaveBeenLastCalledWith(8);
+    expect(spillFile).toHaveBeenLastCalledWith(8, 0, 64);
+    expect(get(s).file).toMatchObject({ text: 'token=[redacted]' });
+    await s.setReveal(true);
+    s.openPaste('');
+    expect(get(s).reveal).toBe(false);
+    s.destroy();
+    expect(get(s).reveal).toBe(false);
+  });
+
+  it('forgets a revealed result when its view closes, so reopening reads it masked', async () => {
+    const result = vi.fn((id: number, reveal?: boolean) => Promise.resolve(detail({ revealed: !!reveal }, { id })));
+    const s = createResultStore(fakeBridge({ result: result as never, retain: () => Promise.resolve(projection()) }));
+    await s.open(7);
+    s.close(); // nothing revealed: the result stays loaded
+    expect(get(s)).toMatchObject({ resultId: 7, detail: { state: 'ready' } });
+    await s.setReveal(true);
+    expect(get(s).detail).toMatchObject({ state: 'ready', value: { revealed: true } });
+    s.close();
+    expect(get(s)).toMatchObject({ resultId: 0, reveal: false, detail: { state: 'idle' }, projection: { state: 'idle' }, file: { state: 'none' } });
+    await s.open(7);
+    expect(result).toHaveBeenLastCalledWith(7);
+    expect(get(s).detail).toMatchObject({ value: { revealed: false } });
+  });
+
+  it('pages a masked file by the offsets Go gives and keeps each page\'s masks where it lands', async () => {
+    const mask = (at: number) => ({ start: 0, end: 0, at, kind: 'parameter', parameter: 'sig' });
+    const spillFile = vi.fn((_id: number, offset: number) =>
+      Promise.resolve(
+        offset === 0
+          ? slice({ path: '/s.txt', size: 40, offset: 0, next: 20, text: 'é sig=[redacted]', masks: [mask(7)], eof: false })
+          : slice({ path: '/s.txt', size: 40, offset, next: 40, text: ' sig=[redacted]', masks: [mask(5)], eof: true }),
+      ),
+    );
+    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail({}, { noticePath: '/s.txt' })), retain: () => Promise.resolve(projection()), spillFile }));
+    await s.open(7);
+    await vi.advanceTimersByTimeAsync(0);
+    await s.loadMore();
+    expect(spillFile).toHaveBeenLastCalledWith(7, 20, expect.any(Number));
+    expect(get(s).file).toMatchObject({ next: 40, eof: true, masks: [mask(7), mask(22)] });
   });
 });
 

@@ -1,5 +1,5 @@
 import { get, writable, type Readable } from 'svelte/store';
-import type { Bridge, FileSlice, PolicyInfo, Projection, RetainRequest, ResultDetail, RouteInfo } from '../bridge';
+import type { Bridge, FileSlice, MaskSpan, PolicyInfo, Projection, RetainRequest, ResultDetail, RouteInfo } from '../bridge';
 import { parseBudget, utf8Length, type BudgetIssue } from '../lib/format';
 import { failure, type Failure } from './common';
 import type { List } from './sessions';
@@ -25,7 +25,18 @@ export type FileState =
   | { state: 'outside'; path: string }
   | { state: 'unreadable'; path: string; detail: string }
   | { state: 'error'; path: string; error: Failure }
-  | { state: 'ready'; path: string; text: string; size: number; next: number; eof: boolean; more: boolean; moreError: Failure | null };
+  | {
+      state: 'ready';
+      path: string;
+      text: string;
+      /** masks: where each loaded page's [redacted] placeholders stand, offsets into text. */
+      masks: MaskSpan[];
+      size: number;
+      next: number;
+      eof: boolean;
+      more: boolean;
+      moreError: Failure | null;
+    };
 
 export type JsonProblem = { kind: 'empty' } | { kind: 'invalid'; detail: string } | { kind: 'shape' } | null;
 
@@ -50,6 +61,12 @@ export interface ResultState {
   toolName: string;
   projection: List<Projection>;
   file: FileState;
+  /**
+   * reveal: the user asked to see this result's credential values. It lives
+   * only here, for the open result: opening another result, the playground
+   * or closing resets it, and it is never saved or logged.
+   */
+  reveal: boolean;
 }
 
 export interface ResultOptions {
@@ -75,6 +92,14 @@ export interface ResultStore extends Readable<ResultState> {
   loadMore(): Promise<void>;
   /** rerun asks Go at once, without the debounce (a retry button). */
   rerun(): Promise<void>;
+  /** setReveal shows (or masks again) the open result's credential values in every pane. */
+  setReveal(on: boolean): Promise<void>;
+  /**
+   * close is called when the result's view goes away. Revealed values go
+   * with it: the store forgets the result it showed them in, so reopening
+   * reads it again, masked.
+   */
+  close(): void;
   destroy(): void;
 }
 
@@ -100,6 +125,7 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
     toolName: '',
     projection: { state: 'idle' },
     file: { state: 'none' },
+    reveal: false,
   });
   const { subscribe, update } = store;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -110,12 +136,13 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
   function request(s: ResultState): Partial<RetainRequest> | null {
     if (!s.off && s.budgetError) return null;
     const budget = s.off ? undefined : s.budget;
+    const reveal = s.reveal ? { reveal: true } : {};
     if (s.mode === 'paste') {
       if (s.jsonProblem) return null;
-      return { json: s.json, budget, route: s.route, estimator: s.estimator, policy: s.policy, toolName: s.toolName };
+      return { json: s.json, budget, route: s.route, estimator: s.estimator, policy: s.policy, toolName: s.toolName, ...reveal };
     }
     if (!s.resultId || s.detail.state !== 'ready') return null;
-    return { resultId: s.resultId, budget, route: s.route, estimator: s.estimator, policy: s.policy };
+    return { resultId: s.resultId, budget, route: s.route, estimator: s.estimator, policy: s.policy, ...reveal };
   }
 
   async function run() {
@@ -147,11 +174,15 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
     return get(store).routes.find((r) => r.name === name)?.estimator ?? '';
   }
 
+  function readPage(id: number, offset: number): Promise<FileSlice> {
+    return get(store).reveal ? b.spillFile(id, offset, page, true) : b.spillFile(id, offset, page);
+  }
+
   async function readFirst(id: number, path: string) {
     const mine = ++fileSeq;
     update((s) => ({ ...s, file: { state: 'loading', path } }));
     try {
-      const sl = await b.spillFile(id, 0, page);
+      const sl = await readPage(id, 0);
       if (mine !== fileSeq) return;
       update((s) => ({ ...s, file: sliceState(sl) }));
     } catch (e) {
@@ -182,7 +213,7 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       fileSeq++;
       seq++;
       if (timer) clearTimeout(timer);
-      update((s) => ({ ...s, mode: 'result', resultId: id, detail: { state: 'loading' }, projection: { state: 'idle' }, file: { state: 'none' } }));
+      update((s) => ({ ...s, mode: 'result', resultId: id, detail: { state: 'loading' }, projection: { state: 'idle' }, file: { state: 'none' }, reveal: false }));
       try {
         const d = await b.result(id);
         if (mine !== openSeq) return;
@@ -207,6 +238,7 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
           resultId: 0,
           detail: { state: 'idle' },
           file: { state: 'none' },
+          reveal: false,
           json: text,
           jsonProblem: checkJson(text),
           route,
@@ -261,14 +293,22 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       const mine = fileSeq;
       update((x) => (x.file.state === 'ready' ? { ...x, file: { ...x.file, more: true, moreError: null } } : x));
       try {
-        const sl = await b.spillFile(s.resultId, next, page);
+        const sl = await readPage(s.resultId, next);
         if (mine !== fileSeq) return;
         update((x) => {
           if (x.file.state !== 'ready') return x;
           if (fileStateOf(sl) !== 'exists') return { ...x, file: sliceState(sl) };
           return {
             ...x,
-            file: { ...x.file, text: x.file.text + sl.text, size: sl.size, next: sl.offset + utf8Length(sl.text), eof: sl.eof, more: false },
+            file: {
+              ...x.file,
+              text: x.file.text + sl.text,
+              masks: [...x.file.masks, ...shiftMasks(sl.masks, utf8Length(x.file.text))],
+              size: sl.size,
+              next: nextOffset(sl),
+              eof: sl.eof,
+              more: false,
+            },
           };
         });
       } catch (e) {
@@ -277,12 +317,42 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       }
     },
     rerun: run,
+    async setReveal(on) {
+      const s = get(store);
+      if (s.reveal === on) return;
+      update((x) => ({ ...x, reveal: on }));
+      if (s.mode === 'result' && s.resultId) {
+        const mine = ++openSeq;
+        try {
+          const d = await b.result(s.resultId, on || undefined);
+          if (mine !== openSeq) return;
+          update((x) => ({ ...x, detail: { state: 'ready', value: d } }));
+        } catch (e) {
+          if (mine !== openSeq) return;
+          console.error('spillscope: result failed:', e);
+          update((x) => ({ ...x, detail: { state: 'error', error: failure(e) } }));
+        }
+        const d = get(store).detail;
+        if (d.state === 'ready' && (d.value.row?.noticeKind || d.value.row?.noticePath)) void readFirst(s.resultId, d.value.row.noticePath);
+      }
+      await run();
+    },
+    close() {
+      if (!get(store).reveal) return;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      seq++;
+      openSeq++;
+      fileSeq++;
+      update((s) => ({ ...s, mode: 'result', resultId: 0, detail: { state: 'idle' }, projection: { state: 'idle' }, file: { state: 'none' }, reveal: false }));
+    },
     destroy() {
       if (timer) clearTimeout(timer);
       timer = null;
       seq++;
       openSeq++;
       fileSeq++;
+      update((s) => ({ ...s, reveal: false }));
     },
   };
 }
@@ -296,7 +366,7 @@ function sliceState(sl: FileSlice): FileState {
   const path = sl.path;
   switch (fileStateOf(sl)) {
     case 'exists':
-      return { state: 'ready', path, text: sl.text, size: sl.size, next: sl.offset + utf8Length(sl.text), eof: sl.eof, more: false, moreError: null };
+      return { state: 'ready', path, text: sl.text, masks: sl.masks ?? [], size: sl.size, next: nextOffset(sl), eof: sl.eof, more: false, moreError: null };
     case 'outside':
       return { state: 'outside', path };
     case 'unreadable':
@@ -304,6 +374,16 @@ function sliceState(sl: FileSlice): FileState {
     default:
       return { state: 'missing', path };
   }
+}
+
+/** nextOffset is where the next page starts in the real file: Go says, since a masked page's text is not the page's length. */
+function nextOffset(sl: FileSlice): number {
+  return typeof sl.next === 'number' ? sl.next : sl.offset + utf8Length(sl.text);
+}
+
+/** shiftMasks moves a page's masks to where the page lands in the joined text. */
+function shiftMasks(masks: MaskSpan[] | null | undefined, by: number): MaskSpan[] {
+  return (masks ?? []).map((m) => ({ ...m, at: m.at + by }));
 }
 
 function defaultRoute(routes: RouteInfo[]): string {

@@ -9,7 +9,7 @@ describe('search store', () => {
     const s = createSearchStore(fakeBridge({ searchResults }));
     await s.search('  panic recovered ');
     expect(searchResults).toHaveBeenCalledWith('panic recovered', '');
-    expect(get(s)).toEqual({ query: 'panic recovered', order: '', rows: { state: 'ready', value: [resultRow()] } });
+    expect(get(s)).toEqual({ query: 'panic recovered', order: '', rows: { state: 'ready', value: [resultRow()] }, snippets: {} });
   });
 
   it('clears on an empty query without asking Go', async () => {
@@ -29,7 +29,25 @@ describe('search store', () => {
     await s.search('new');
     releaseOld([]);
     await first;
-    expect(get(s)).toEqual({ query: 'new', order: '', rows: { state: 'ready', value: [resultRow({ id: 9 })] } });
+    expect(get(s)).toEqual({ query: 'new', order: '', rows: { state: 'ready', value: [resultRow({ id: 9 })] }, snippets: {} });
+  });
+
+  it('fills in masked snippets for the rows after they arrive, and drops a stale answer', async () => {
+    const snippets = vi.fn((q: string, ids: number[]) =>
+      Promise.resolve(ids.map((id) => ({ id, text: `…${q} token=[redacted]…`, masks: [{ start: 0, end: 0, at: 0, kind: 'parameter', parameter: 'token' }] }))),
+    );
+    const searchResults = vi.fn(() => Promise.resolve([resultRow({ id: 7 }), resultRow({ id: 8 })]));
+    const s = createSearchStore(fakeBridge({ searchResults, snippets: snippets as never }));
+    await s.search('panic');
+    await vi.waitFor(() => expect(get(s).snippets[8]?.text).toBe('…panic token=[redacted]…'));
+    expect(snippets).toHaveBeenCalledWith('panic', [7, 8]);
+    let release: (v: never[]) => void = () => {};
+    snippets.mockImplementationOnce(() => new Promise<never[]>((r) => (release = r)) as never);
+    const stale = s.search('old');
+    await stale;
+    await s.search('new');
+    release([]);
+    await vi.waitFor(() => expect(get(s).snippets[7]?.text).toBe('…new token=[redacted]…'));
   });
 
   it('keeps the error for the screen', async () => {
@@ -46,7 +64,7 @@ describe('search store', () => {
     await s.search('panic');
     await s.setOrder('tokens');
     expect(searchResults).toHaveBeenLastCalledWith('panic', 'tokens');
-    expect(get(s)).toEqual({ query: 'panic', order: 'tokens', rows: { state: 'ready', value: [resultRow({ id: 2 })] } });
+    expect(get(s)).toEqual({ query: 'panic', order: 'tokens', rows: { state: 'ready', value: [resultRow({ id: 2 })] }, snippets: {} });
     await s.search('oops');
     expect(searchResults).toHaveBeenLastCalledWith('oops', 'tokens');
   });
@@ -56,6 +74,6 @@ describe('search store', () => {
     const s = createSearchStore(fakeBridge({ searchResults }));
     await s.setOrder('source');
     expect(searchResults).not.toHaveBeenCalled();
-    expect(get(s)).toEqual({ query: '', order: 'source', rows: { state: 'idle' } });
+    expect(get(s)).toEqual({ query: '', order: 'source', rows: { state: 'idle' }, snippets: {} });
   });
 });

@@ -16,6 +16,7 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     indexStatus: unset('indexStatus'),
     spillFile: unset('spillFile'),
     searchResults: unset('searchResults'),
+    snippets: () => Promise.resolve([]),
     largest: unset('largest'),
     routes: unset('routes'),
     policies: unset('policies'),
@@ -23,6 +24,7 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     sweep: unset('sweep'),
     listLinks: unset('listLinks'),
     checkLink: unset('checkLink'),
+    copyText: unset('copyText'),
     ...over,
   };
 }

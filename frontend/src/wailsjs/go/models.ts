@@ -1,11 +1,33 @@
 export namespace app {
 	
+	export class MaskSpan {
+	    start: number;
+	    end: number;
+	    at: number;
+	    kind: string;
+	    parameter: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MaskSpan(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.start = source["start"];
+	        this.end = source["end"];
+	        this.at = source["at"];
+	        this.kind = source["kind"];
+	        this.parameter = source["parameter"];
+	    }
+	}
 	export class BlockView {
 	    index: number;
 	    kind: string;
 	    text: string;
 	    textBytes: number;
+	    shownBytes: number;
 	    truncated: boolean;
+	    masks: MaskSpan[];
 	    cut: string;
 	    imageUrl: string;
 	    path: string;
@@ -27,7 +49,9 @@ export namespace app {
 	        this.kind = source["kind"];
 	        this.text = source["text"];
 	        this.textBytes = source["textBytes"];
+	        this.shownBytes = source["shownBytes"];
 	        this.truncated = source["truncated"];
+	        this.masks = this.convertValues(source["masks"], MaskSpan);
 	        this.cut = source["cut"];
 	        this.imageUrl = source["imageUrl"];
 	        this.path = source["path"];
@@ -39,6 +63,24 @@ export namespace app {
 	        this.parameter = source["parameter"];
 	        this.tokens = source["tokens"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Diagnostic {
 	    file: string;
@@ -67,8 +109,11 @@ export namespace app {
 	    exists: boolean;
 	    size: number;
 	    offset: number;
+	    next: number;
 	    text: string;
 	    eof: boolean;
+	    masks: MaskSpan[];
+	    revealed: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new FileSlice(source);
@@ -82,9 +127,30 @@ export namespace app {
 	        this.exists = source["exists"];
 	        this.size = source["size"];
 	        this.offset = source["offset"];
+	        this.next = source["next"];
 	        this.text = source["text"];
 	        this.eof = source["eof"];
+	        this.masks = this.convertValues(source["masks"], MaskSpan);
+	        this.revealed = source["revealed"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Root {
 	    harness: string;
@@ -241,6 +307,9 @@ export namespace app {
 	    project: string;
 	    file: string;
 	    sourceLine: number;
+	    uri: string;
+	    start: number;
+	    end: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new LinkRow(source);
@@ -260,8 +329,12 @@ export namespace app {
 	        this.project = source["project"];
 	        this.file = source["file"];
 	        this.sourceLine = source["sourceLine"];
+	        this.uri = source["uri"];
+	        this.start = source["start"];
+	        this.end = source["end"];
 	    }
 	}
+	
 	export class PolicyInfo {
 	    name: string;
 	    harness: string;
@@ -330,6 +403,10 @@ export namespace app {
 	    locator: string;
 	    completeFile: string;
 	    completeFileBytes: number;
+	    completeFileShownBytes: number;
+	    completeFileMasks: MaskSpan[];
+	    masked: number;
+	    revealed: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Projection(source);
@@ -356,6 +433,10 @@ export namespace app {
 	        this.locator = source["locator"];
 	        this.completeFile = source["completeFile"];
 	        this.completeFileBytes = source["completeFileBytes"];
+	        this.completeFileShownBytes = source["completeFileShownBytes"];
+	        this.completeFileMasks = this.convertValues(source["completeFileMasks"], MaskSpan);
+	        this.masked = source["masked"];
+	        this.revealed = source["revealed"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -480,6 +561,8 @@ export namespace app {
 	    blocks: BlockView[];
 	    route: string;
 	    estimator: string;
+	    masked: number;
+	    revealed: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ResultDetail(source);
@@ -492,6 +575,8 @@ export namespace app {
 	        this.blocks = this.convertValues(source["blocks"], BlockView);
 	        this.route = source["route"];
 	        this.estimator = source["estimator"];
+	        this.masked = source["masked"];
+	        this.revealed = source["revealed"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -512,6 +597,20 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ResultQuery {
+	    id: number;
+	    reveal: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResultQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.reveal = source["reveal"];
+	    }
+	}
 	
 	export class RetainRequest {
 	    resultId: number;
@@ -522,6 +621,7 @@ export namespace app {
 	    route: string;
 	    estimator: string;
 	    toolName: string;
+	    reveal: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new RetainRequest(source);
@@ -537,6 +637,7 @@ export namespace app {
 	        this.route = source["route"];
 	        this.estimator = source["estimator"];
 	        this.toolName = source["toolName"];
+	        this.reveal = source["reveal"];
 	    }
 	}
 	
@@ -611,10 +712,59 @@ export namespace app {
 	        this.language = source["language"];
 	    }
 	}
+	export class Snippet {
+	    id: number;
+	    text: string;
+	    masks: MaskSpan[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Snippet(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.text = source["text"];
+	        this.masks = this.convertValues(source["masks"], MaskSpan);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SnippetQuery {
+	    query: string;
+	    ids: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SnippetQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.query = source["query"];
+	        this.ids = source["ids"];
+	    }
+	}
 	export class SpillQuery {
 	    resultId: number;
 	    offset: number;
 	    limit: number;
+	    reveal: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SpillQuery(source);
@@ -625,6 +775,7 @@ export namespace app {
 	        this.resultId = source["resultId"];
 	        this.offset = source["offset"];
 	        this.limit = source["limit"];
+	        this.reveal = source["reveal"];
 	    }
 	}
 	export class SweepRequest {

@@ -11,11 +11,13 @@ export function Largest(arg1:number):Promise<Array<app.ResultRow>>;
 
 export function List(arg1:app.SessionQuery):Promise<Array<app.SessionRow>>;
 
-export function Result(arg1:number):Promise<app.ResultDetail>;
+export function Result(arg1:app.ResultQuery):Promise<app.ResultDetail>;
 
 export function Results(arg1:number):Promise<Array<app.ResultRow>>;
 
 export function Search(arg1:app.SearchQuery):Promise<Array<app.ResultRow>>;
+
+export function Snippets(arg1:app.SnippetQuery):Promise<Array<app.Snippet>>;
 
 export function SpillFile(arg1:app.SpillQuery):Promise<app.FileSlice>;
 

@@ -30,6 +30,10 @@ export function Search(arg1) {
   return window['go']['app']['Sessions']['Search'](arg1);
 }
 
+export function Snippets(arg1) {
+  return window['go']['app']['Sessions']['Snippets'](arg1);
+}
+
 export function SpillFile(arg1) {
   return window['go']['app']['Sessions']['SpillFile'](arg1);
 }
