@@ -154,7 +154,7 @@ func TestCountMatchesTokenizer(t *testing.T) {
 			r := rand.New(rand.NewSource(2))
 			for range 5000 {
 				s := trickyText(r)
-				if got, want := m.count(s), len(m.enc.EncodeOrdinary(sanitize(s))); got != want {
+				if got, want := m.count(s), len(tiktokenOf(t, m.name).EncodeOrdinary(sanitize(s))); got != want {
 					t.Fatalf("%s count of %q = %d, tokenizer says %d", encoding, s, got, want)
 				}
 			}
@@ -196,7 +196,7 @@ func TestSplitMatchesRegexpOnRealLogs(t *testing.T) {
 					if len(line) > 4096 {
 						continue // EncodeOrdinary is quadratic on long pieces
 					}
-					if got, want := m.count(line), len(m.enc.EncodeOrdinary(sanitize(line))); got != want {
+					if got, want := m.count(line), len(tiktokenOf(t, m.name).EncodeOrdinary(sanitize(line))); got != want {
 						t.Fatalf("%s count of %q = %d, tokenizer says %d", encoding, line, got, want)
 					}
 				}
@@ -234,7 +234,7 @@ func FuzzSplit(f *testing.F) {
 				}
 			}
 			if len(s) <= 256 { // EncodeOrdinary is quadratic in a piece's length
-				if got, want := m.count(s), len(m.enc.EncodeOrdinary(sanitize(s))); got != want {
+				if got, want := m.count(s), len(tiktokenOf(t, m.name).EncodeOrdinary(sanitize(s))); got != want {
 					t.Fatalf("%s count of %q = %d, tokenizer says %d", m.name, s, got, want)
 				}
 			}

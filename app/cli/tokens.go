@@ -46,7 +46,7 @@ func runTokens(env Env, args []string) int {
 		fmt.Fprintln(env.Stderr, "Run 'spillscope tokens -h' for usage.")
 		return exitUsage
 	}
-	if _, err := retention.Encoder(*encoding); err != nil {
+	if err := retention.ValidEncoding(*encoding); err != nil {
 		fmt.Fprintf(env.Stderr, "spillscope tokens: --encoding: %v\n", err)
 		return exitUsage
 	}
