@@ -3,6 +3,7 @@ package retention
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -80,9 +81,10 @@ func TestMergesAgree(t *testing.T) {
 	}
 }
 
-// Long pieces against tiktoken-go itself: whole counts (the window merge
-// from longWindow on) and the window merge with small windows, on pieces
-// tiktoken-go's quadratic merge still finishes.
+// Long pieces against tiktoken-go itself: tokens, and the window merge with
+// small windows (the production windows are checked on pieces past one in
+// TestLongRunsMatchWholeMerge and TestPathologicalShapesMatchTiktoken), on
+// pieces tiktoken-go's quadratic merge still finishes.
 func TestLongPiecesMatchTiktoken(t *testing.T) {
 	skipUnderRace(t)
 	for _, enc := range []string{EncodingO200k, EncodingCL100k} {
@@ -91,19 +93,13 @@ func TestLongPiecesMatchTiktoken(t *testing.T) {
 		for _, g := range pieceGens {
 			t.Run(enc+"/"+g.name, func(t *testing.T) {
 				r := rand.New(rand.NewSource(5))
-				sizes := []int{129, 1000, 4000}
-				if !testing.Short() {
-					sizes = append(sizes, longWindow+1+r.Intn(4000))
-				}
-				for _, n := range sizes {
+				for _, n := range []int{129, 1000, 4000} {
 					p := g.gen(r, n)
 					if pieces := countPieces(m, p); pieces != 1 {
 						t.Fatalf("generator %s made %d pieces, want 1", g.name, pieces)
 					}
+					checkTiktoken(t, m, p)
 					want := len(tk.EncodeOrdinary(p))
-					if got := m.count(p); got != want {
-						t.Fatalf("count(%.40q… %d bytes) = %d, tiktoken %d", p, len(p), got, want)
-					}
 					if got, ok := m.windowedCount(p, 256, 32); ok && got != want {
 						t.Fatalf("windowedCount(%.40q… %d bytes) = %d, tiktoken %d", p, len(p), got, want)
 					}
@@ -123,9 +119,9 @@ func countPieces(m *model, s string) int {
 // of the whole piece (exact, n log n): the windows chain on reused merges.
 func TestLongRunsMatchWholeMerge(t *testing.T) {
 	skipUnderRace(t)
-	size := 1 << 20
+	size := 16 * longWindow
 	if testing.Short() {
-		size = 128 << 10
+		size = 3 * longWindow
 	}
 	for _, enc := range []string{EncodingO200k, EncodingCL100k} {
 		m := mustModel(t, enc)
@@ -136,6 +132,89 @@ func TestLongRunsMatchWholeMerge(t *testing.T) {
 					t.Fatalf("pieceTokens of %d bytes = %d, heap merge %d", len(p), got, want)
 				}
 			})
+		}
+	}
+}
+
+// coreTokens is the core's encoding of s as token ids: the split, each piece
+// looked up whole, else the heap merge's parts looked up. It exists for the
+// token-for-token comparison with tiktoken-go (the product only counts).
+func coreTokens(t testing.TB, m *model, s string) []int {
+	t.Helper()
+	s = sanitize(s)
+	var ids []int
+	buf := new(mergeBuf)
+	m.splitString(s, func(ps, pe int) bool {
+		p := s[ps:pe]
+		if r, ok := m.vocab.Rank(p); ok {
+			ids = append(ids, r)
+			return true
+		}
+		b := m.mergeBounds(p, buf)
+		for i := 0; i+1 < len(b); i++ {
+			r, ok := m.vocab.Rank(p[b[i]:b[i+1]])
+			if !ok {
+				t.Fatalf("merge part %q of %q is not a token", p[b[i]:b[i+1]], p)
+			}
+			ids = append(ids, r)
+		}
+		return true
+	})
+	return ids
+}
+
+// checkTiktoken compares the core with tiktoken-go on s: the count, and the
+// tokens one by one.
+func checkTiktoken(t testing.TB, m *model, s string) {
+	t.Helper()
+	want := tiktokenOf(t, m.name).EncodeOrdinary(sanitize(s))
+	if got := m.count(s); got != len(want) {
+		t.Fatalf("%s count of %.60q (%d bytes) = %d, tiktoken %d", m.name, s, len(s), got, len(want))
+	}
+	got := coreTokens(t, m, s)
+	if !slices.Equal(got, want) {
+		i := 0
+		for i < len(got) && i < len(want) && got[i] == want[i] {
+			i++
+		}
+		t.Fatalf("%s tokens of %.60q (%d bytes) differ from tiktoken at token %d: %v… vs %v…",
+			m.name, s, len(s), i, got[i:min(i+5, len(got))], want[i:min(i+5, len(want))])
+	}
+}
+
+// The split's rune classes are filled per block on first use and the merge
+// buffers are pooled: counts from many goroutines at once, starting from
+// empty class blocks, equal sequential counts.
+func TestCountConcurrent(t *testing.T) {
+	r := rand.New(rand.NewSource(8))
+	texts := []string{
+		randomText(r, 20000),
+		strings.Repeat("=", 3*longWindow) + " x",
+		strings.Repeat("Ωμέγα кириллица ٣٤ देवनागरी ", 500),
+		pieceGens[8].gen(r, longWindow+5000),
+	}
+	m := mustModel(t, EncodingO200k)
+	want := make([]int, len(texts))
+	for i, s := range texts {
+		want[i] = m.count(s)
+	}
+	for i := range classBlocks {
+		classBlocks[i].Store(nil)
+	}
+	errs := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			i := g % len(texts)
+			if got := m.count(texts[i]); got != want[i] {
+				errs <- fmt.Errorf("text %d: concurrent count %d, sequential %d", i, got, want[i])
+				return
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -58,7 +58,8 @@ func minifiedJS(n int) string {
 	return b.String()
 }
 
-// The core counts the pathological shapes exactly as tiktoken-go does, at
+// The core counts and tokenizes the pathological shapes exactly as
+// tiktoken-go does, at
 // sizes tiktoken-go finishes (its merge is quadratic in a piece's length, so
 // the run of one character stays short here; TestLongRunsMatchWholeMerge
 // takes runs further).
@@ -69,21 +70,13 @@ func TestPathologicalShapesMatchTiktoken(t *testing.T) {
 		size = 64 << 10
 	}
 	for _, enc := range []string{EncodingO200k, EncodingCL100k} {
-		tk := tiktokenOf(t, enc)
 		for _, sh := range pathologicalShapes {
 			t.Run(enc+"/"+sh.name, func(t *testing.T) {
 				n := size
 				if sh.name == "repeated-char" {
 					n = longWindow + 4000 // past one window
 				}
-				s := sh.gen(n)
-				got, err := CountTokens(enc, s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if want := len(tk.EncodeOrdinary(s)); got != want {
-					t.Fatalf("%d bytes: count %d, tiktoken %d", len(s), got, want)
-				}
+				checkTiktoken(t, mustModel(t, enc), sh.gen(n))
 			})
 		}
 	}

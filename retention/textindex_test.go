@@ -40,17 +40,13 @@ func mustModel(t testing.TB, enc string) *model {
 }
 
 func TestModelCountMatchesTiktoken(t *testing.T) {
+	skipUnderRace(t)
 	for _, enc := range []string{EncodingO200k, EncodingCL100k} {
 		t.Run(enc, func(t *testing.T) {
 			m := mustModel(t, enc)
 			r := rand.New(rand.NewSource(7))
 			for i := 0; i < 200; i++ {
-				s := randomText(r, r.Intn(400))
-				got := m.count(s)
-				want := len(tiktokenOf(t, m.name).EncodeOrdinary(s))
-				if got != want {
-					t.Fatalf("count(%q) = %d, tiktoken says %d", s, got, want)
-				}
+				checkTiktoken(t, m, randomText(r, r.Intn(400)))
 			}
 		})
 	}
@@ -59,6 +55,7 @@ func TestModelCountMatchesTiktoken(t *testing.T) {
 // The tables must count every prefix and suffix exactly as encoding that
 // exact string does; this is what makes the windowed search trustworthy.
 func TestTablesCountExactStrings(t *testing.T) {
+	skipUnderRace(t)
 	for _, enc := range []string{EncodingO200k, EncodingCL100k} {
 		t.Run(enc, func(t *testing.T) {
 			m := mustModel(t, enc)
