@@ -227,19 +227,21 @@ func (t *src) at(i int) (rune, int) {
 }
 
 // classAt is the class of the rune at position i < n and the position after
-// it; ASCII text takes the inlined path.
+// it; ASCII takes the inlined path.
 func (t *src) classAt(i int) (uint16, int) {
 	if t.bytes {
 		if c := t.s[i]; c < utf8.RuneSelf {
 			return asciiClasses[c], i + 1
 		}
+	} else if r := t.r[i]; uint32(r) < utf8.RuneSelf {
+		return asciiClasses[r], i + 1
 	}
 	return t.classAtSlow(i)
 }
 
 func (t *src) classAtSlow(i int) (uint16, int) {
 	r, j := t.at(i)
-	return class(r), j
+	return classSlow(r), j
 }
 
 // Rune classes of the split patterns, as the regexp engine tiktoken-go uses
@@ -314,6 +316,10 @@ func class(r rune) uint16 {
 	if uint32(r) < utf8.RuneSelf {
 		return asciiClasses[r]
 	}
+	return classSlow(r)
+}
+
+func classSlow(r rune) uint16 {
 	if uint32(r) > unicode.MaxRune {
 		return classOf(r)
 	}
@@ -346,6 +352,11 @@ func run(t *src, i int, c uint16) int {
 			}
 			i++
 		}
+	} else {
+		for i < t.n && class(t.r[i])&c != 0 {
+			i++
+		}
+		return i
 	}
 	for i < t.n {
 		k, j := t.classAt(i)
