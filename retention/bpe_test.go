@@ -218,3 +218,29 @@ func TestCountConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMerges: on any bytes (merging is defined on any byte string, not only
+// on pieces) the stack merge and the windowed merge, with windows small
+// enough to chain, equal the heap merge.
+func FuzzMerges(f *testing.F) {
+	r := rand.New(rand.NewSource(9))
+	for _, g := range pieceGens {
+		f.Add(g.gen(r, 300), uint8(r.Intn(256)))
+	}
+	f.Add("\xff\xfe\x00abc", uint8(0))
+	m := mustModel(f, EncodingO200k)
+	f.Fuzz(func(t *testing.T, p string, w uint8) {
+		want := m.mergeCount(p)
+		if len(p) <= shortPiece {
+			if got := m.shortCount(p); got != want {
+				t.Fatalf("shortCount(%q) = %d, heap merge %d", p, got, want)
+			}
+		}
+		win := 16 + int(w)
+		if len(p) > win {
+			if got, ok := m.windowedCount(p, win, 4+win/8); ok && got != want {
+				t.Fatalf("windowedCount(%q, %d) = %d, heap merge %d", p, win, got, want)
+			}
+		}
+	})
+}
