@@ -57,6 +57,12 @@ func TestTablesAgreeWithTiktoken(t *testing.T) {
 				}
 				maxLen, maxRank = max(maxLen, len(tok)), max(maxRank, r)
 			}
+			// The merges start from single bytes, so each must be a token.
+			for b := range 256 {
+				if _, ok := tab.Rank(string([]byte{byte(b)})); !ok {
+					t.Fatalf("byte %#x is not a token", b)
+				}
+			}
 			if tab.MaxLen() != maxLen || tab.Ranks() != maxRank+1 {
 				t.Fatalf("MaxLen %d, Ranks %d; tiktoken %d, %d", tab.MaxLen(), tab.Ranks(), maxLen, maxRank+1)
 			}
