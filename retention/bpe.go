@@ -241,11 +241,16 @@ const (
 // A window equal in bytes to the one before (a run of one character or of a
 // short pattern) reuses its merge: such runs cost a comparison per window.
 func (m *model) longCount(p string) int {
-	for w := longWindow; ; w *= 4 {
+	return m.longCountFrom(p, longWindow, windowOverlap)
+}
+
+// longCountFrom is longCount starting from windows of w bytes.
+func (m *model) longCountFrom(p string, w, overlap int) int {
+	for ; ; w *= 4 {
 		if w >= len(p) || w > maxMergeLen {
 			return m.mergeCount(p)
 		}
-		if n, ok := m.windowedCount(p, w, windowOverlap); ok {
+		if n, ok := m.windowedCount(p, w, overlap); ok {
 			return n
 		}
 	}

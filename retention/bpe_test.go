@@ -81,6 +81,20 @@ func TestMergesAgree(t *testing.T) {
 	}
 }
 
+// Windows shorter than the longest tokens of a run can share no token (a
+// run of '=' in 48-byte windows): the count then retries with larger windows
+// and stays exact.
+func TestLongCountRetriesLargerWindows(t *testing.T) {
+	m := mustModel(t, EncodingO200k)
+	p := strings.Repeat("=", 5000)
+	if _, ok := m.windowedCount(p, 48, 8); ok {
+		t.Fatal("48-byte windows chained over a run of '='; pick a case where they cannot")
+	}
+	if got, want := m.longCountFrom(p, 48, 8), m.mergeCount(p); got != want {
+		t.Fatalf("longCountFrom = %d, heap merge %d", got, want)
+	}
+}
+
 // Long pieces against tiktoken-go itself: tokens, and the window merge with
 // small windows (the production windows are checked on pieces past one in
 // TestLongRunsMatchWholeMerge and TestPathologicalShapesMatchTiktoken), on
