@@ -16,6 +16,8 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/pkoukk/tiktoken-go"
+
 	"spillscope/retention/imagecost"
 )
 
@@ -66,6 +68,17 @@ func pngHeader(w, h uint32) []byte {
 	b.Write(chunk)
 	binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(chunk))
 	return b.Bytes()
+}
+
+// tiktokenOf is tiktoken-go's own encoder, the reference every count of the
+// package is checked against.
+func tiktokenOf(t testing.TB, encoding string) *tiktoken.Tiktoken {
+	t.Helper()
+	tk, err := Encoder(encoding)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tk
 }
 
 // estimate re-prices an outcome's content independently of the tables:
@@ -124,3 +137,14 @@ func estimate(t testing.TB, content []Block, route, est string) int {
 }
 
 func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
+
+// skipUnderRace skips a single-goroutine reference check (tiktoken-go or
+// regexp2 against the core) in a -race run: the race detector finds nothing
+// there and makes them ten times slower. `make test-go` runs the package
+// once more without -race, where they run.
+func skipUnderRace(t testing.TB) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("reference check: runs in the pass without -race")
+	}
+}

@@ -96,7 +96,7 @@ func TestSweepRejectsBadBudget(t *testing.T) {
 	}
 }
 
-// Retain shares the tokenizer, its piece cache and the split pattern across
+// Retain shares the tokenizer's tables, merge buffers and rune classes across
 // goroutines; run it concurrently under the race detector.
 func TestRetainConcurrent(t *testing.T) {
 	r := rand.New(rand.NewSource(1))

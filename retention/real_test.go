@@ -162,3 +162,29 @@ func TestRetainRealToolResults(t *testing.T) {
 		t.Error("no real result was cut at any budget")
 	}
 }
+
+// Every text of the real tool results counts and tokenizes as tiktoken-go
+// does, in both encodings.
+func TestRealToolResultsMatchTiktoken(t *testing.T) {
+	skipUnderRace(t)
+	root := realFixtures(t)
+	results := claudeToolResults(t, root, t.TempDir())
+	if len(results) == 0 {
+		t.Skip("no Claude tool results in the fixtures")
+	}
+	for _, enc := range []string{EncodingO200k, EncodingCL100k} {
+		t.Run(enc, func(t *testing.T) {
+			m := mustModel(t, enc)
+			texts := 0
+			for _, res := range results {
+				for _, b := range res.Content {
+					if b.Type == TypeText {
+						checkTiktoken(t, m, b.Text)
+						texts++
+					}
+				}
+			}
+			t.Logf("%d texts of %d real tool results", texts, len(results))
+		})
+	}
+}

@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
+
+	"spillscope/retention/internal/vocab"
 )
 
 // Encodings the text estimator accepts.
@@ -59,9 +62,11 @@ func checkEncoding(encoding string) (string, error) {
 	return encoding, nil
 }
 
-// Encoder returns the shared tokenizer for an encoding, loading its
-// vocabulary from the offline copy compiled into the binary on first use. It
-// never reaches the network. The returned tokenizer is safe for concurrent use.
+// Encoder returns tiktoken-go's tokenizer for an encoding, for callers that
+// need token ids, loading its vocabulary from the offline copy compiled into
+// the binary on first use (a fifth of a second: it parses the base64
+// vocabulary). It never reaches the network. Counting does not use it (see
+// CountTokens). The returned tokenizer is safe for concurrent use.
 func Encoder(encoding string) (*tiktoken.Tiktoken, error) {
 	encoding, err := checkEncoding(encoding)
 	if err != nil {
@@ -85,68 +90,47 @@ func encoderLocked(encoding string) (*tiktoken.Tiktoken, error) {
 	return enc, nil
 }
 
+// ValidEncoding reports whether an encoding name ("" for the default) is one
+// the text estimator accepts, without loading anything.
+func ValidEncoding(encoding string) error {
+	_, err := checkEncoding(encoding)
+	return err
+}
+
 // CountTokens is the text estimate of s under an encoding. Invalid UTF-8 is
-// counted as one U+FFFD per invalid byte, as the tokenizer sees it.
+// counted as one U+FFFD per invalid byte, as the tokenizer sees it. It reads
+// the vocabulary tables prepared at build time (retention/internal/vocab) in
+// place, so the first call costs nothing extra, and it counts exactly as
+// tiktoken-go's EncodeOrdinary would (the package tests compare the two).
 func CountTokens(encoding, s string) (int, error) {
 	m, err := getModel(encoding)
 	if err != nil {
 		return 0, err
 	}
-	return m.count(sanitize(s)), nil
+	return m.count(s), nil
 }
 
 // model is one encoding's estimator as the retention core uses it: the
-// tokenizer, its pre-tokenisation split, the longest token in bytes (for
-// lower bounds that avoid tokenizing huge texts) and a cache of piece counts.
+// vocabulary, its pre-tokenisation split and the longest token in bytes (for
+// lower bounds that avoid tokenizing huge texts).
 type model struct {
 	name   string
-	enc    *tiktoken.Tiktoken
+	vocab  *vocab.Table
 	maxTok int
-
-	mu    sync.Mutex
-	cache map[string]int
-
-	// ranks is the vocabulary as byte string -> rank, built on the first
-	// long piece (see bpeCount).
-	ranksOnce sync.Once
-	ranks     map[string]int
+	next   func(t *src, i int) int // the end of the piece starting at i
 }
-
-// longPiece is the piece length from which the core runs its own byte-pair
-// merge instead of tiktoken-go's, whose merge loop is quadratic in the piece
-// length: a 100 KB run of spaces or of one letter would take minutes there.
-const longPiece = 512
-
-// specialTokens are the special tokens' texts; EncodeOrdinary never emits
-// them, so they are not merge ranks.
-var specialTokens = map[string]bool{
-	"<|endoftext|>": true, "<|endofprompt|>": true,
-	"<|fim_prefix|>": true, "<|fim_middle|>": true, "<|fim_suffix|>": true,
-}
-
-// Piece counts are cached only for short pieces (words, numbers, runs of
-// punctuation), which repeat; the cache is dropped when it grows too large.
-const (
-	cachePieceMax = 48
-	cacheEntries  = 1 << 16
-)
 
 func getModel(encoding string) (*model, error) {
 	encoding, err := checkEncoding(encoding)
 	if err != nil {
 		return nil, err
 	}
-	loaderOnce.Do(func() { tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader()) })
 	encMu.Lock()
 	defer encMu.Unlock()
 	if m, ok := modelCache[encoding]; ok {
 		return m, nil
 	}
-	enc, err := encoderLocked(encoding)
-	if err != nil {
-		return nil, err
-	}
-	m, err := newModel(encoding, enc)
+	m, err := newModel(encoding)
 	if err != nil {
 		return nil, err
 	}
@@ -154,44 +138,38 @@ func getModel(encoding string) (*model, error) {
 	return m, nil
 }
 
-func newModel(name string, enc *tiktoken.Tiktoken) (*model, error) {
-	bmpOnce.Do(buildClasses)
-	// The longest token bounds how few tokens a text of n bytes can take.
-	// Ids past the vocabulary decode to "", so scanning a generous range is
-	// harmless.
-	maxTok := 1
-	for id := 0; id < 201000; id++ {
-		if n := len(enc.Decode([]int{id})); n > maxTok {
-			maxTok = n
-		}
+func newModel(name string) (*model, error) {
+	tab, err := vocab.Load(name)
+	if err != nil {
+		return nil, fmt.Errorf("retention: load %s: %w", name, err)
 	}
-	return &model{name: name, enc: enc, maxTok: maxTok, cache: make(map[string]int)}, nil
+	next := nextO200k
+	if name == EncodingCL100k {
+		next = nextCL100k
+	}
+	return &model{name: name, vocab: tab, maxTok: tab.MaxLen(), next: next}, nil
 }
 
 // pieceTokens is the token count of one pre-tokenisation piece. Encoding a
 // piece on its own gives the same tokens as encoding it inside its text: the
 // split of a piece is the piece itself.
 func (m *model) pieceTokens(p string) int {
-	if len(p) >= longPiece {
-		return m.bpeCount(p)
+	switch {
+	case len(p) <= 1:
+		return len(p) // every byte is a token
+	case len(p) <= m.maxTok:
+		// A piece that is a token is one (tiktoken checks this first too).
+		if _, ok := m.vocab.Rank(p); ok {
+			return 1
+		}
+		if len(p) <= shortPiece {
+			return m.shortCount(p)
+		}
 	}
-	if len(p) > cachePieceMax {
-		return len(m.enc.EncodeOrdinary(p))
+	if len(p) <= longWindow {
+		return m.mergeCount(p)
 	}
-	m.mu.Lock()
-	n, ok := m.cache[p]
-	m.mu.Unlock()
-	if ok {
-		return n
-	}
-	n = len(m.enc.EncodeOrdinary(p))
-	m.mu.Lock()
-	if len(m.cache) >= cacheEntries {
-		clear(m.cache)
-	}
-	m.cache[p] = n
-	m.mu.Unlock()
-	return n
+	return m.longCount(p)
 }
 
 // split calls fn for each piece of runes[:end] that starts at or after
@@ -201,21 +179,69 @@ func (m *model) pieceTokens(p string) int {
 // cost of counting. Every rune is covered by some alternative of both
 // patterns, so pieces are contiguous.
 func (m *model) split(runes []rune, start, end int, fn func(ps, pe int) bool) {
-	r := runes[:end]
-	next := nextO200k
-	if m.name == EncodingCL100k {
-		next = nextCL100k
-	}
-	for pos := start; pos < end; {
-		e := next(r, pos)
+	t := src{r: runes[:end], n: end}
+	m.splitSrc(&t, start, fn)
+}
+
+// splitString is split over a string, with byte offsets: the same matcher
+// reading the text in place, so counting never holds the text as runes.
+func (m *model) splitString(s string, fn func(ps, pe int) bool) {
+	t := src{s: s, n: len(s), bytes: true}
+	m.splitSrc(&t, 0, fn)
+}
+
+func (m *model) splitSrc(t *src, start int, fn func(ps, pe int) bool) {
+	for pos := start; pos < t.n; {
+		e := m.next(t, pos)
 		if e <= pos { // not expected; never loop or skip text
-			e = pos + 1
+			_, e = t.at(pos)
 		}
 		if !fn(pos, e) {
 			return
 		}
 		pos = e
 	}
+}
+
+// src is the text the matcher reads: runes indexed by rune, or a string
+// indexed by byte (valid UTF-8: count sanitizes first). Positions are
+// indices of either kind; the matcher only moves forward from one to the
+// next with at.
+type src struct {
+	r     []rune
+	s     string
+	n     int // the end
+	bytes bool
+}
+
+// at is the rune at position i < n and the position after it.
+func (t *src) at(i int) (rune, int) {
+	if !t.bytes {
+		return t.r[i], i + 1
+	}
+	if c := t.s[i]; c < utf8.RuneSelf {
+		return rune(c), i + 1
+	}
+	r, size := utf8.DecodeRuneInString(t.s[i:t.n])
+	return r, i + size
+}
+
+// classAt is the class of the rune at position i < n and the position after
+// it; ASCII takes the inlined path.
+func (t *src) classAt(i int) (uint16, int) {
+	if t.bytes {
+		if c := t.s[i]; c < utf8.RuneSelf {
+			return asciiClasses[c], i + 1
+		}
+	} else if r := t.r[i]; uint32(r) < utf8.RuneSelf {
+		return asciiClasses[r], i + 1
+	}
+	return t.classAtSlow(i)
+}
+
+func (t *src) classAtSlow(i int) (uint16, int) {
+	r, j := t.at(i)
+	return classSlow(r), j
 }
 
 // Rune classes of the split patterns, as the regexp engine tiktoken-go uses
@@ -235,11 +261,6 @@ const (
 	cL     = cLu | cLl | cLt | cLm | cLo
 	cUpper = cLu | cLt | cLm | cLo | cM // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
 	cLower = cLl | cLm | cLo | cM       // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
-)
-
-var (
-	bmpOnce    sync.Once
-	bmpClasses []uint16 // class of every rune below 0x10000
 )
 
 func classOf(r rune) uint16 {
@@ -277,24 +298,72 @@ func classOf(r rune) uint16 {
 	return c
 }
 
-func buildClasses() {
-	bmpClasses = make([]uint16, 0x10000)
-	for r := range bmpClasses {
-		bmpClasses[r] = classOf(rune(r))
+// asciiClasses is classOf of the ASCII runes.
+var asciiClasses = func() (c [utf8.RuneSelf]uint16) {
+	for r := range c {
+		c[r] = classOf(rune(r))
 	}
-}
+	return c
+}()
+
+// classBlocks caches classOf by blocks of 256 code points, each filled on
+// first use (a few microseconds): filling all of them up front took
+// milliseconds at every start, and most texts touch a handful of blocks.
+// Two goroutines may fill a block at once; they store the same values.
+var classBlocks [(unicode.MaxRune + 1) >> 8]atomic.Pointer[[256]uint16]
 
 func class(r rune) uint16 {
-	if r >= 0 && r < 0x10000 {
-		return bmpClasses[r]
+	if uint32(r) < utf8.RuneSelf {
+		return asciiClasses[r]
 	}
-	return classOf(r)
+	return classSlow(r)
+}
+
+func classSlow(r rune) uint16 {
+	if uint32(r) > unicode.MaxRune {
+		return classOf(r)
+	}
+	b := classBlocks[r>>8].Load()
+	if b == nil {
+		b = fillClasses(r >> 8)
+	}
+	return b[r&0xff]
+}
+
+func fillClasses(block rune) *[256]uint16 {
+	b := new([256]uint16)
+	for i := range b {
+		b[i] = classOf(block<<8 | rune(i))
+	}
+	classBlocks[block].Store(b)
+	return b
 }
 
 // run is the end of the run of runes in class c that starts at i.
-func run(r []rune, i int, c uint16) int {
-	for i < len(r) && class(r[i])&c != 0 {
-		i++
+func run(t *src, i int, c uint16) int {
+	if t.bytes { // ASCII bytes, without decoding
+		for i < t.n {
+			b := t.s[i]
+			if b >= utf8.RuneSelf {
+				break
+			}
+			if asciiClasses[b]&c == 0 {
+				return i
+			}
+			i++
+		}
+	} else {
+		for i < t.n && class(t.r[i])&c != 0 {
+			i++
+		}
+		return i
+	}
+	for i < t.n {
+		k, j := t.classAt(i)
+		if k&c == 0 {
+			break
+		}
+		i = j
 	}
 	return i
 }
@@ -307,167 +376,209 @@ func punctOK(c uint16) bool { return c&(cSpace|cL|cN) == 0 }
 
 // contraction is the end of (?i:'s|'t|'re|'ve|'m|'ll|'d)? at i; the engine
 // compares unicode.ToLower of the text with the pattern.
-func contraction(r []rune, i int) int {
-	if i+1 >= len(r) || r[i] != '\'' {
+func contraction(t *src, i int) int {
+	if i >= t.n {
 		return i
 	}
-	switch unicode.ToLower(r[i+1]) {
+	r, j := t.at(i)
+	if r != '\'' || j >= t.n {
+		return i
+	}
+	r, k := t.at(j)
+	var want rune
+	switch unicode.ToLower(r) {
 	case 's', 't', 'm', 'd':
-		return i + 2
+		return k
 	case 'r', 'v':
-		if i+2 < len(r) && unicode.ToLower(r[i+2]) == 'e' {
-			return i + 3
-		}
+		want = 'e'
 	case 'l':
-		if i+2 < len(r) && unicode.ToLower(r[i+2]) == 'l' {
-			return i + 3
+		want = 'l'
+	default:
+		return i
+	}
+	if k < t.n {
+		if r, l := t.at(k); unicode.ToLower(r) == want {
+			return l
 		}
 	}
 	return i
 }
 
 // spaces matches \s*[\r\n]+|\s+(?!\S)|\s+ at i, the tail both patterns
-// share; it returns i when r[i] is not white space.
-func spaces(r []rune, i int) int {
-	k := run(r, i, cSpace)
+// share; it returns i when the rune at i is not white space.
+func spaces(t *src, i int) int {
+	k, last, nl := i, i, -1 // run end, start of its last rune, end of its last line break
+	for k < t.n {
+		r, j := t.at(k)
+		if class(r)&cSpace == 0 {
+			break
+		}
+		if r == '\r' || r == '\n' {
+			nl = j
+		}
+		last, k = k, j
+	}
 	if k == i {
 		return i
 	}
 	// \s*[\r\n]+: the greedy \s* backs off to the last line break of
 	// the run, which [\r\n]+ then takes alone.
-	for j := k - 1; j >= i; j-- {
-		if r[j] == '\r' || r[j] == '\n' {
-			return j + 1
-		}
+	if nl >= 0 {
+		return nl
 	}
 	// \s+(?!\S): the whole run at the end of the text, else all but its
 	// last rune when that leaves at least one.
-	if k == len(r) {
+	if k == t.n {
 		return k
 	}
-	if k-i >= 2 {
-		return k - 1
+	if last > i {
+		return last
 	}
 	return k
 }
 
 // punct matches ` ?[^\s\p{L}\p{N}]+` followed by the run of tail runes
 // (\r, \n and, for o200k, '/') at i; it returns i on no match.
-func punct(r []rune, i int, slash bool) int {
-	p := i
-	if r[i] == ' ' && i+1 < len(r) && punctOK(class(r[i+1])) {
-		p = i + 1
-	} else if !punctOK(class(r[i])) {
-		return i
+func punct(t *src, i int, slash bool) int {
+	r, e := t.at(i)
+	if !punctOK(class(r)) {
+		if r != ' ' || e >= t.n {
+			return i
+		}
+		r2, e2 := t.at(e)
+		if !punctOK(class(r2)) {
+			return i
+		}
+		e = e2
 	}
-	e := p + 1
-	for e < len(r) && punctOK(class(r[e])) {
-		e++
+	for e < t.n {
+		c, j := t.classAt(e)
+		if !punctOK(c) {
+			break
+		}
+		e = j
 	}
-	for e < len(r) && (r[e] == '\r' || r[e] == '\n' || (slash && r[e] == '/')) {
-		e++
+	for e < t.n {
+		r, j := t.at(e)
+		if r != '\r' && r != '\n' && (!slash || r != '/') {
+			break
+		}
+		e = j
 	}
 	return e
 }
 
 // numbers matches \p{N}{1,3} at i.
-func numbers(r []rune, i int) int {
+func numbers(t *src, i int) int {
 	e := i
-	for e < len(r) && e-i < 3 && class(r[e])&cN != 0 {
-		e++
+	for k := 0; k < 3 && e < t.n; k++ {
+		c, j := t.classAt(e)
+		if c&cN == 0 {
+			break
+		}
+		e = j
 	}
 	return e
 }
 
 // lowerWord matches [upper]*[lower]+contraction? at p (o200k's first
 // alternative without its prefix); ok is false on no match. The greedy
-// [upper]* backs off until [lower]+ can start.
-func lowerWord(r []rune, p int) (int, bool) {
-	k := run(r, p, cUpper)
-	u := k
-	if k >= len(r) || class(r[k])&cLower == 0 {
-		u = -1
-		for j := k - 1; j >= p; j-- {
-			if class(r[j])&cLower != 0 {
-				u = j
-				break
-			}
+// [upper]* backs off until [lower]+ can start: to the rune after the run if
+// it is lower, else to the run's last rune that is lower too.
+func lowerWord(t *src, p int) (int, bool) {
+	k, lastLower := p, -1
+	after := uint16(0) // class of the rune that ends the run
+	for k < t.n {
+		c, j := t.classAt(k)
+		if c&cUpper == 0 {
+			after = c
+			break
 		}
-		if u < 0 {
+		if c&cLower != 0 {
+			lastLower = k
+		}
+		k = j
+	}
+	u := k
+	if k >= t.n || after&cLower == 0 {
+		if lastLower < 0 {
 			return p, false
 		}
+		u = lastLower
 	}
-	return contraction(r, run(r, u, cLower)), true
+	return contraction(t, run(t, u, cLower)), true
 }
 
 // upperWord matches [upper]+[lower]*contraction? at p (o200k's second
 // alternative without its prefix).
-func upperWord(r []rune, p int) (int, bool) {
-	if p >= len(r) || class(r[p])&cUpper == 0 {
+func upperWord(t *src, p int) (int, bool) {
+	e := run(t, p, cUpper)
+	if e == p {
 		return p, false
 	}
-	return contraction(r, run(r, run(r, p, cUpper), cLower)), true
+	return contraction(t, run(t, e, cLower)), true
 }
 
-// nextO200k is the end of the o200k_base piece that starts at i < len(r).
-func nextO200k(r []rune, i int) int {
-	pre := prefixOK(class(r[i])) && i+1 < len(r)
+// nextO200k is the end of the o200k_base piece that starts at i < t.n.
+func nextO200k(t *src, i int) int {
+	c, j := t.classAt(i)
+	pre := prefixOK(c) && j < t.n
 	if pre {
-		if e, ok := lowerWord(r, i+1); ok {
+		if e, ok := lowerWord(t, j); ok {
 			return e
 		}
 	}
-	if e, ok := lowerWord(r, i); ok {
+	if e, ok := lowerWord(t, i); ok {
 		return e
 	}
 	if pre {
-		if e, ok := upperWord(r, i+1); ok {
+		if e, ok := upperWord(t, j); ok {
 			return e
 		}
 	}
-	if e, ok := upperWord(r, i); ok {
+	if e, ok := upperWord(t, i); ok {
 		return e
 	}
-	if e := numbers(r, i); e > i {
+	if e := numbers(t, i); e > i {
 		return e
 	}
-	if e := punct(r, i, true); e > i {
+	if e := punct(t, i, true); e > i {
 		return e
 	}
-	return spaces(r, i)
+	return spaces(t, i)
 }
 
-// nextCL100k is the end of the cl100k_base piece that starts at i < len(r).
-func nextCL100k(r []rune, i int) int {
-	if e := contraction(r, i); e > i {
+// nextCL100k is the end of the cl100k_base piece that starts at i < t.n.
+func nextCL100k(t *src, i int) int {
+	if e := contraction(t, i); e > i {
 		return e
 	}
-	if prefixOK(class(r[i])) && i+1 < len(r) && class(r[i+1])&cL != 0 {
-		return run(r, i+1, cL)
+	c, j := t.classAt(i)
+	if prefixOK(c) && j < t.n {
+		if c2, _ := t.classAt(j); c2&cL != 0 {
+			return run(t, j, cL)
+		}
 	}
-	if class(r[i])&cL != 0 {
-		return run(r, i, cL)
+	if c&cL != 0 {
+		return run(t, i, cL)
 	}
-	if e := numbers(r, i); e > i {
+	if e := numbers(t, i); e > i {
 		return e
 	}
-	if e := punct(r, i, false); e > i {
+	if e := punct(t, i, false); e > i {
 		return e
 	}
-	return spaces(r, i)
+	return spaces(t, i)
 }
 
-// count is the token count of s (invalid UTF-8 read as U+FFFD per byte).
+// count is the token count of s (invalid UTF-8 read as U+FFFD per byte). It
+// splits the text in place and merges piece by piece, so its memory does not
+// grow with the text (longCount bounds even a piece of any length).
 func (m *model) count(s string) int {
-	if s == "" {
-		return 0
-	}
 	s = sanitize(s)
-	runes := []rune(s)
-	off := runeOffsets(s, runes, 0)
 	total := 0
-	m.split(runes, 0, len(runes), func(ps, pe int) bool {
-		total += m.pieceTokens(s[off[ps]:off[pe]])
+	m.splitString(s, func(ps, pe int) bool {
+		total += m.pieceTokens(s[ps:pe])
 		return true
 	})
 	return total
@@ -518,132 +629,4 @@ func invalidBytes(s string) int {
 		i += size
 	}
 	return n
-}
-
-func (m *model) buildRanks() {
-	// A token's id is its merge rank in tiktoken vocabularies.
-	m.ranks = make(map[string]int, 200000)
-	for id := 0; id < 201000; id++ {
-		if t := m.enc.Decode([]int{id}); t != "" && !specialTokens[t] {
-			m.ranks[t] = id
-		}
-	}
-}
-
-// bpeCount is the number of tokens byte-pair encoding gives piece: the
-// tiktoken merge (repeatedly join the adjacent pair whose concatenation has
-// the lowest rank, leftmost first) run with a heap over a linked list, so it
-// costs O(n log n) instead of O(n^2).
-func (m *model) bpeCount(piece string) int {
-	m.ranksOnce.Do(m.buildRanks)
-	if _, ok := m.ranks[piece]; ok {
-		return 1
-	}
-	n := len(piece)
-	if n <= 1 {
-		return n
-	}
-	// Part i spans piece[start[i]:start[next[i]]]; end of list is n.
-	next := make([]int, n)
-	prev := make([]int, n)
-	ver := make([]int, n) // bumped whenever part i changes
-	for i := range next {
-		next[i], prev[i] = i+1, i-1
-	}
-	rankOf := func(i int) (int, bool) {
-		j := next[i]
-		if j >= n {
-			return 0, false
-		}
-		end := n
-		if next[j] < n {
-			end = next[j]
-		}
-		r, ok := m.ranks[piece[i:end]]
-		return r, ok
-	}
-	h := &mergeHeap{}
-	for i := 0; i < n-1; i++ {
-		if r, ok := rankOf(i); ok {
-			h.push(mergeItem{rank: r, pos: i, ver: 0})
-		}
-	}
-	parts := n
-	alive := make([]bool, n)
-	for i := range alive {
-		alive[i] = true
-	}
-	for h.len() > 0 {
-		it := h.pop()
-		i := it.pos
-		if !alive[i] || ver[i] != it.ver {
-			continue
-		}
-		j := next[i]
-		// Merge part j into part i.
-		next[i] = next[j]
-		if next[j] < n {
-			prev[next[j]] = i
-		}
-		alive[j] = false
-		parts--
-		ver[i]++
-		if r, ok := rankOf(i); ok {
-			h.push(mergeItem{rank: r, pos: i, ver: ver[i]})
-		}
-		if p := prev[i]; p >= 0 {
-			ver[p]++
-			if r, ok := rankOf(p); ok {
-				h.push(mergeItem{rank: r, pos: p, ver: ver[p]})
-			}
-		}
-	}
-	return parts
-}
-
-type mergeItem struct{ rank, pos, ver int }
-
-// mergeHeap is a binary min-heap ordered by rank, then position, which is
-// tiktoken's choice among equal ranks (the leftmost pair).
-type mergeHeap struct{ items []mergeItem }
-
-func (h *mergeHeap) len() int { return len(h.items) }
-
-func (h *mergeHeap) less(a, b int) bool {
-	x, y := h.items[a], h.items[b]
-	return x.rank < y.rank || (x.rank == y.rank && x.pos < y.pos)
-}
-
-func (h *mergeHeap) push(it mergeItem) {
-	h.items = append(h.items, it)
-	for i := len(h.items) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !h.less(i, p) {
-			break
-		}
-		h.items[i], h.items[p] = h.items[p], h.items[i]
-		i = p
-	}
-}
-
-func (h *mergeHeap) pop() mergeItem {
-	top := h.items[0]
-	last := len(h.items) - 1
-	h.items[0] = h.items[last]
-	h.items = h.items[:last]
-	for i := 0; ; {
-		l, r, s := 2*i+1, 2*i+2, i
-		if l < last && h.less(l, s) {
-			s = l
-		}
-		if r < last && h.less(r, s) {
-			s = r
-		}
-		if s == i {
-			break
-		}
-		h.items[i], h.items[s] = h.items[s], h.items[i]
-		i = s
-	}
-	return top
 }
