@@ -365,3 +365,22 @@ type Widen<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Widen
 
 /** Messages is the shape every language must fill in. */
 export type Messages = Widen<typeof en>;
+
+// Placeholders at the type level: a translation must keep every {name} its
+// English template fills (fill's placeholderPattern: a word between braces),
+// so a dropped or misspelt placeholder fails the build, not the screen.
+type WordChar =
+  | 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i' | 'j' | 'k' | 'l' | 'm' | 'n' | 'o' | 'p' | 'q' | 'r' | 's' | 't' | 'u' | 'v' | 'w' | 'x' | 'y' | 'z'
+  | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I' | 'J' | 'K' | 'L' | 'M' | 'N' | 'O' | 'P' | 'Q' | 'R' | 'S' | 'T' | 'U' | 'V' | 'W' | 'X' | 'Y' | 'Z'
+  | '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | '_';
+type IsWord<S extends string> = S extends '' ? true : S extends `${WordChar}${infer R}` ? IsWord<R> : false;
+/** Holes is the union of the placeholder names in a template literal type. */
+export type Holes<S extends string> = S extends `${string}{${infer P}}${infer R}`
+  ? (P extends '' ? never : IsWord<P> extends true ? P : never) | Holes<R>
+  : never;
+type Pattern<P> = P extends string ? `${string}{${P}}${string}` : never;
+type Intersect<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+/** Holding is a string that holds every placeholder of S. */
+export type Holding<S extends string> = [Holes<S>] extends [never] ? string : Intersect<Pattern<Holes<S>>>;
+/** Localized is a catalogue with the shape of T whose templates keep T's placeholders. */
+export type Localized<T> = { [K in keyof T]: T[K] extends string ? Holding<T[K]> : Localized<T[K]> };

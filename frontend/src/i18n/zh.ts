@@ -1,6 +1,7 @@
-import type { Messages } from './en';
+import type { en, Localized } from './en';
 
-export const zh: Messages = {
+// Checked against English: every key, and every {placeholder} of each template.
+export const zh = {
   app: {
     name: 'Spillscope',
     tagline: '查看智能体过大的工具结果是如何被保留的',
@@ -359,4 +360,4 @@ export const zh: Messages = {
     notToolResult: '是有效的 JSON，但不是工具结果：请粘贴内容数组（[{"type": "text", …}]）或带有该数组的对象（{"content": [...]}）。',
     emptyJson: '粘贴一个工具结果即可开始。',
   },
-};
+} satisfies Localized<typeof en>;
