@@ -13,6 +13,7 @@ import (
 
 const sampleUsage = `usage: spillscope sample --out DIR [--seed N] [--scale N] [--screenshot-bytes SIZE]
        spillscope sample --out DIR --bench-bytes SIZE [--replicate DIR] [--seed N]
+       spillscope sample --out DIR --sessions N --results M [--seed N]
 
 Writes invented agent sessions (Claude Code, Codex CLI, Gemini CLI and
 spillscope's own spill layout, with large results, screenshots, signed and
@@ -27,6 +28,11 @@ With --bench-bytes it builds a benchmark corpus of about SIZE bytes (e.g.
 session, message, request and tool-use ids, and a generated session of
 screenshots.
 
+With --sessions and --results it writes an index of that shape instead: N
+Claude Code sessions holding M small tool results between them (some
+subagents and spill notices), for measuring the window's lists at scale
+(e.g. --sessions 10000 --results 100000).
+
 Flags:
 `
 
@@ -40,6 +46,8 @@ func runSample(env Env, args []string) int {
 	shot := fs.String("screenshot-bytes", "", "approximate size of each screenshot (default 24KiB; 500KiB in a bench corpus)")
 	benchBytes := fs.String("bench-bytes", "", "build a benchmark corpus of about this size (e.g. 1GB) instead of the sample")
 	replicate := fs.String("replicate", "", "folder of Claude Code projects to replicate into the benchmark corpus")
+	shapeSessions := fs.Int("sessions", 0, "write this many sessions (with --results) instead of the sample")
+	shapeResults := fs.Int("results", 0, "tool results spread over the --sessions sessions")
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(env.Stderr, "spillscope sample: "+format+"\n", a...)
 		fmt.Fprintln(env.Stderr, "Run 'spillscope sample -h' for usage.")
@@ -91,6 +99,15 @@ func runSample(env Env, args []string) int {
 		}
 		target = n
 	}
+	shape := *shapeSessions != 0 || *shapeResults != 0
+	if shape {
+		if *benchBytes != "" || *scale != 1 || *shot != "" {
+			return usageErr("--sessions and --results make their own corpus; drop --bench-bytes, --scale and --screenshot-bytes")
+		}
+		if *shapeSessions < 1 || *shapeResults < *shapeSessions {
+			return usageErr("--sessions %d --results %d: want at least 1 session and at least as many results as sessions", *shapeSessions, *shapeResults)
+		}
+	}
 	// Check before anything is written, so a refusal leaves no trace.
 	if entries, err := os.ReadDir(*out); err == nil && len(entries) > 0 {
 		fmt.Fprintf(env.Stderr, "spillscope sample: %s already holds files; choose a new or empty folder (nothing was written)\n", *out)
@@ -98,7 +115,13 @@ func runSample(env Env, args []string) int {
 	}
 
 	var m samplegen.Manifest
-	if target > 0 {
+	if shape {
+		m, err = samplegen.GenerateShape(*out, samplegen.ShapeOptions{Sessions: *shapeSessions, Results: *shapeResults, Seed: *seed})
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "spillscope sample: %v\n", err)
+			return exitFail
+		}
+	} else if target > 0 {
 		opts := samplegen.BenchOptions{TargetBytes: target, ReplicateFrom: *replicate, Seed: *seed, ScreenshotBytes: shotBytes}
 		if env.StderrIsTerminal {
 			start := time.Now()
