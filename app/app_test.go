@@ -63,7 +63,7 @@ func TestResolveRoots(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(home, ".codex", "sessions"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	got := ResolveRoots(Config{Home: home})
+	got := ResolveRoots(Config{Home: home}, nil)
 	want := map[string]bool{"claude": false, "codex": true, "gemini": false}
 	if len(got) != len(want) {
 		t.Fatalf("got %d roots, want %d", len(got), len(want))
@@ -77,7 +77,7 @@ func TestResolveRoots(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got = ResolveRoots(Config{Home: home, Roots: []string{file, home}})
+	got = ResolveRoots(Config{Home: home, Roots: []string{file, home}}, nil)
 	if got[0].Exists || !got[1].Exists {
 		t.Errorf("a file is not a root and a folder is: got %+v", got)
 	}

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -48,7 +47,7 @@ func (r *Retention) Retain(req RetainRequest) (Projection, error) {
 // input resolves a request to content and options (route, encoding, tool,
 // the spill path the notice would name), and for an indexed result its row.
 func (r *Retention) input(db *sessions.DB, req RetainRequest) (retention.Result, retention.Options, *sessions.ResultRow, error) {
-	opts := retention.Options{Route: req.Route, Encoding: req.Encoding, ToolName: req.ToolName}
+	opts := retention.Options{Route: req.Route, Encoding: req.Encoding, ToolName: req.ToolName, ReadTools: r.store.ReadTools()}
 	if req.ResultID > 0 {
 		row, res, err := db.LoadResult(context.Background(), req.ResultID)
 		if err != nil {
@@ -64,10 +63,10 @@ func (r *Retention) input(db *sessions.DB, req RetainRequest) (retention.Result,
 		return res, opts, &row, nil
 	}
 	if strings.TrimSpace(req.JSON) == "" {
-		return retention.Result{}, opts, nil, errors.New("app: give a result id or tool-result JSON")
+		return retention.Result{}, opts, nil, coded("retain-no-input")
 	}
 	if len(req.JSON) > maxPastedJSON {
-		return retention.Result{}, opts, nil, fmt.Errorf("app: pasted JSON is %d bytes, more than %d", len(req.JSON), maxPastedJSON)
+		return retention.Result{}, opts, nil, coded("json-too-long", "bytes", len(req.JSON), "max", maxPastedJSON)
 	}
 	res, err := retention.ParseResult([]byte(req.JSON))
 	if err != nil {
@@ -150,10 +149,10 @@ func projection(out retention.Outcome, orig retention.Result, budget *int64, att
 // aggregation the CLI's sweep prints.
 func (r *Retention) Sweep(req SweepRequest) ([]SweepRow, error) {
 	if len(req.Budgets) == 0 {
-		return nil, errors.New("app: give at least one budget")
+		return nil, coded("budgets-none")
 	}
 	if len(req.Budgets) > 1000 {
-		return nil, fmt.Errorf("app: %d budgets are more than 1000", len(req.Budgets))
+		return nil, coded("budgets-too-many", "n", len(req.Budgets), "max", 1000)
 	}
 	for _, b := range req.Budgets {
 		if _, err := retention.ValidateBudget(float64(b)); err != nil {
@@ -192,7 +191,7 @@ func (r *Retention) Sweep(req SweepRequest) ([]SweepRow, error) {
 		return rows, nil
 	}
 	got, err := db.Sweep(context.Background(), req.Budgets, sessions.SweepOptions{
-		Filter: sessions.ResultFilter{SessionRowID: req.SessionID}, Route: req.Route,
+		Filter: sessions.ResultFilter{SessionRowID: req.SessionID}, Route: req.Route, ReadTools: r.store.ReadTools(),
 	})
 	if err != nil {
 		return nil, err

@@ -62,6 +62,9 @@ type SweepOptions struct {
 	Filter ResultFilter
 	// Route overrides each session's own route when set.
 	Route string
+	// ReadTools are the host's read-tool names (nil: the core's list), as
+	// a single re-run is given them.
+	ReadTools []string
 	// Workers re-running retention; 0 means every core.
 	Workers int
 	// Skipped, when set, hears about each result that could not be read
@@ -108,7 +111,7 @@ func (d *DB) Sweep(ctx context.Context, budgets []int64, opts SweepOptions) ([]S
 				if route == "" {
 					route = r.Route
 				}
-				outs, err := retention.Sweep(res, budgets, retention.Options{Route: route, ToolName: r.ToolName})
+				outs, err := retention.Sweep(res, budgets, retention.Options{Route: route, ToolName: r.ToolName, ReadTools: opts.ReadTools})
 				mu.Lock()
 				if err != nil {
 					if firstErr == nil {

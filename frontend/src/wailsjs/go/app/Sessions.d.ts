@@ -7,17 +7,17 @@ export function Diagnostics(arg1:number):Promise<Array<app.Diagnostic>>;
 
 export function Index():Promise<app.IndexStatus>;
 
-export function Largest(arg1:number):Promise<Array<app.ResultRow>>;
+export function Largest(arg1:app.PageQuery):Promise<app.ResultPage>;
 
-export function List(arg1:app.SessionQuery):Promise<Array<app.SessionRow>>;
+export function List(arg1:app.SessionQuery):Promise<app.SessionPage>;
 
 export function ReadFile(arg1:string,arg2:number,arg3:number):Promise<app.FileSlice>;
 
 export function Result(arg1:number):Promise<app.ResultDetail>;
 
-export function Results(arg1:number):Promise<Array<app.ResultRow>>;
+export function Results(arg1:app.ResultQuery):Promise<app.ResultPage>;
 
-export function Search(arg1:app.SearchQuery):Promise<Array<app.ResultRow>>;
+export function Search(arg1:app.SearchQuery):Promise<app.ResultPage>;
 
 export function Startup(arg1:context.Context):Promise<void>;
 
