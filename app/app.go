@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"spillscope/app/cli"
+	"spillscope/retention"
 	"spillscope/sessions"
 )
 
@@ -92,7 +93,12 @@ type Info struct {
 	Version  string `json:"version"`
 	Platform string `json:"platform"`
 	DataDir  string `json:"dataDir"`
-	Roots    []Root `json:"roots"`
+	// ConfigDir holds settings.json.
+	ConfigDir string `json:"configDir"`
+	Roots     []Root `json:"roots"`
+	// ReadTools are the core's read-tool names, used when the settings
+	// name none.
+	ReadTools []string `json:"readTools"`
 }
 
 // App is the bound service for app-wide facts and settings.
@@ -118,10 +124,12 @@ func (a *App) Startup(ctx context.Context) { a.ctx = ctx }
 func (a *App) Info() (Info, error) {
 	set, _ := a.settings.Load() // unreadable settings: the defaults' roots
 	return Info{
-		Version:  cli.Version,
-		Platform: runtime.GOOS + "/" + runtime.GOARCH,
-		DataDir:  a.cfg.DataDir,
-		Roots:    ResolveRoots(a.cfg, set.Roots),
+		Version:   cli.Version,
+		Platform:  runtime.GOOS + "/" + runtime.GOARCH,
+		DataDir:   a.cfg.DataDir,
+		ConfigDir: a.cfg.ConfigDir,
+		Roots:     ResolveRoots(a.cfg, set.Roots),
+		ReadTools: retention.DefaultReadTools,
 	}, nil
 }
 

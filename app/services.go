@@ -163,6 +163,23 @@ func (s *Sessions) Largest(q PageQuery) (ResultPage, error) {
 	return s.resultPage(sessions.ResultFilter{Order: sessions.OrderTokens, Offset: q.Offset, Limit: q.Limit})
 }
 
+// Session returns one session's row (a window reopening where it was left,
+// a header following an index pass).
+func (s *Sessions) Session(id int64) (SessionRow, error) {
+	if id <= 0 {
+		return SessionRow{}, coded("session-id-invalid", "id", id)
+	}
+	db, err := s.store.DB()
+	if err != nil {
+		return SessionRow{}, err
+	}
+	r, err := db.SessionByID(s.ctx, id)
+	if err != nil {
+		return SessionRow{}, err
+	}
+	return sessionRow(r), nil
+}
+
 // Result reads one tool result back from its source file, with its images
 // pointed at the attachment store.
 func (s *Sessions) Result(id int64) (ResultDetail, error) {
@@ -400,7 +417,7 @@ func (l *Links) List(q LinkQuery) (LinkPage, error) {
 		}
 		out = append(out, row)
 	}
-	return LinkPage{Rows: out, Total: c.Total, Flagged: c.Flagged, InText: c.InText}, nil
+	return LinkPage{Rows: out, Total: c.Total, Hidden: c.Hidden, InText: c.InText}, nil
 }
 
 // Check classifies one URI as a tool result's resource_link would be shown.

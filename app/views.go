@@ -85,8 +85,8 @@ type SessionPage struct {
 type LinkPage struct {
 	Rows  []LinkRow `json:"rows"`
 	Total int       `json:"total"`
-	// Flagged links have a reason (hidden, or flagged in text).
-	Flagged int `json:"flagged"`
+	// Hidden links reached the model as a stub or marker, without their URI.
+	Hidden int `json:"hidden"`
 	// InText links were found inside text blocks.
 	InText int `json:"inText"`
 }

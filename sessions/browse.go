@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"spillscope/retention/links"
 )
 
 // The read side used by the window: lists and lookups over what the indexer
@@ -177,8 +179,8 @@ type LinkSummary struct {
 type LinkCounts struct {
 	// Total is the number of rows (every link, or the flagged ones).
 	Total int
-	// Flagged have a reason (hidden behind a stub, or flagged in text).
-	Flagged int
+	// Hidden reached the model as a stub or marker, without their URI.
+	Hidden int
 	// InText were found inside text blocks.
 	InText int
 }
@@ -186,9 +188,9 @@ type LinkCounts struct {
 // CountLinks counts the whole list BrowseLinks pages through.
 func (d *DB) CountLinks(ctx context.Context, onlyHidden bool) (LinkCounts, error) {
 	var c LinkCounts
-	err := d.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(l.reason <> ''), 0), COALESCE(SUM(l.shown = 'text'), 0)
+	err := d.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(l.shown IN (?, ?)), 0), COALESCE(SUM(l.shown = 'text'), 0)
 FROM links l JOIN tool_results r ON r.id = l.result_id JOIN sessions s ON s.id = r.session_id
-WHERE (? = 0 OR l.reason <> '')`, onlyHidden).Scan(&c.Total, &c.Flagged, &c.InText)
+WHERE (? = 0 OR l.reason <> '')`, links.KindStub, links.KindMarker, onlyHidden).Scan(&c.Total, &c.Hidden, &c.InText)
 	if err != nil {
 		return c, fmt.Errorf("sessions: count links: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"spillscope/retention/links"
 	"spillscope/sessions/samplegen"
 )
 
@@ -168,17 +169,17 @@ func TestPagedLinksAndCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var flagged, inText int
+		var hidden, inText int
 		for _, l := range whole {
-			if l.Reason != "" {
-				flagged++
+			if l.Shown == links.KindStub || l.Shown == links.KindMarker {
+				hidden++
 			}
 			if l.Shown == "text" {
 				inText++
 			}
 		}
-		if c.Total != len(whole) || c.Flagged != flagged || c.InText != inText {
-			t.Errorf("only flagged %v: counted %+v, want %d rows, %d flagged, %d in text", only, c, len(whole), flagged, inText)
+		if c.Total != len(whole) || c.Hidden != hidden || c.InText != inText || hidden == 0 {
+			t.Errorf("only flagged %v: counted %+v, want %d rows, %d hidden, %d in text", only, c, len(whole), hidden, inText)
 		}
 	}
 }

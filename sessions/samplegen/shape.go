@@ -24,9 +24,12 @@ type ShapeOptions struct {
 // Every shapeSubagentEvery-th session also has a subagent transcript holding
 // one of its results, so the lists count transcripts and sessions apart;
 // every shapeNoticeEvery-th result is a spill notice whose file is missing.
+// Every shapeLinkEvery-th result mentions a plain link and a
+// credential-bearing one, so the links list is as long as the others.
 const (
 	shapeSubagentEvery = 10
 	shapeNoticeEvery   = 25
+	shapeLinkEvery     = 10
 	shapeProjects      = 40
 )
 
@@ -93,6 +96,10 @@ func (g *gen) writeShapeSession(index, n, first int) error {
 			size = 8<<10 + r.IntN(40<<10)
 		}
 		text := shapeText(r, shapeKinds[r.IntN(len(shapeKinds))], size)
+		if n := first + k; n%shapeLinkEvery == 0 {
+			text += fmt.Sprintf("\nSee %s and the artifact at %s\n", PlainLinks[n/shapeLinkEvery%len(PlainLinks)], CredentialLinks[n/shapeLinkEvery%len(CredentialLinks)])
+			c.CredentialLinks++
+		}
 		tid := newToolUse(r)
 		a := ct.respond(toolUse(tid, "Bash", o("command", fmt.Sprintf("./check.sh --step %d", k), "description", "Run a check")))
 		if (first+k)%shapeNoticeEvery == shapeNoticeEvery-1 {

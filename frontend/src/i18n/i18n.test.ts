@@ -25,7 +25,7 @@ describe('catalogues', () => {
 describe('lookup', () => {
   it.each([
     ['nav.sessions', 'Sessions'],
-    ['overview.roots', 'Session folders'],
+    ['settings.roots', 'Session folders'],
     ['nav.nope', 'nav.nope'],
     ['nav', 'nav'],
   ])('%s', (key, want) => {
@@ -36,9 +36,9 @@ describe('lookup', () => {
 describe('locale store', () => {
   it('switches the catalogue', () => {
     locale.set('zh');
-    expect(get(t).nav.overview).toBe('概览');
+    expect(get(t).nav.largest).toBe('最大结果');
     locale.set('en');
-    expect(get(t).nav.overview).toBe('Overview');
+    expect(get(t).nav.largest).toBe('Largest results');
   });
   it('accepts only known languages', () => {
     expect(isLang('zh')).toBe(true);

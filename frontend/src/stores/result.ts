@@ -60,6 +60,8 @@ export interface ResultStore extends Readable<ResultState> {
   loadMore(): Promise<void>;
   /** rerun asks Go at once, without the debounce (a retry button). */
   rerun(): Promise<void>;
+  /** useDefaults starts re-runs from the user's settings: budget (or off), the route of pasted results, the estimator ("" = the route's own). */
+  useDefaults(d: { budget: number; off?: boolean; route?: string; estimator?: string }): void;
   destroy(): void;
 }
 
@@ -86,6 +88,9 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
   });
   const { subscribe, update } = store;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  // The user's default route (pasted results) and estimator (every result).
+  let preferredRoute = '';
+  let preferredEncoding = '';
   let seq = 0;
   let openSeq = 0;
   let fileSeq = 0;
@@ -163,7 +168,7 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       try {
         const d = await b.result(id);
         if (mine !== openSeq) return;
-        update((s) => ({ ...s, detail: { state: 'ready', value: d }, route: d.route || s.route, encoding: d.encoding || routeEncoding(d.route) || s.encoding }));
+        update((s) => ({ ...s, detail: { state: 'ready', value: d }, route: d.route || s.route, encoding: preferredEncoding || d.encoding || routeEncoding(d.route) || s.encoding }));
         if (d.row?.noticePath) void readFirst(d.row.noticePath);
         await run();
       } catch (e) {
@@ -177,7 +182,7 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       fileSeq++;
       update((s) => {
         const text = json ?? s.json;
-        const route = s.route || defaultRoute(s.routes);
+        const route = s.route || preferredRoute || defaultRoute(s.routes);
         return {
           ...s,
           mode: 'paste',
@@ -187,7 +192,7 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
           json: text,
           jsonProblem: checkJson(text),
           route,
-          encoding: s.encoding || s.routes.find((r) => r.name === route)?.encoding || encodings[0],
+          encoding: s.encoding || preferredEncoding || s.routes.find((r) => r.name === route)?.encoding || encodings[0],
         };
       });
       schedule();
@@ -245,6 +250,13 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       }
     },
     rerun: run,
+    useDefaults(d) {
+      preferredRoute = d.route ?? '';
+      preferredEncoding = d.estimator ?? '';
+      const v = Math.max(0, Math.round(d.budget));
+      update((s) => ({ ...s, budgetText: String(v), budget: v, budgetError: null, off: !!d.off }));
+      if (get(store).projection.state !== 'idle') schedule();
+    },
     destroy() {
       if (timer) clearTimeout(timer);
       timer = null;

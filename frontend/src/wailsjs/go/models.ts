@@ -156,7 +156,9 @@ export namespace app {
 	    version: string;
 	    platform: string;
 	    dataDir: string;
+	    configDir: string;
 	    roots: Root[];
+	    readTools: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Info(source);
@@ -167,7 +169,9 @@ export namespace app {
 	        this.version = source["version"];
 	        this.platform = source["platform"];
 	        this.dataDir = source["dataDir"];
+	        this.configDir = source["configDir"];
 	        this.roots = this.convertValues(source["roots"], Root);
+	        this.readTools = source["readTools"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -225,7 +229,7 @@ export namespace app {
 	export class LinkPage {
 	    rows: LinkRow[];
 	    total: number;
-	    flagged: number;
+	    hidden: number;
 	    inText: number;
 	
 	    static createFrom(source: any = {}) {
@@ -236,7 +240,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.rows = this.convertValues(source["rows"], LinkRow);
 	        this.total = source["total"];
-	        this.flagged = source["flagged"];
+	        this.hidden = source["hidden"];
 	        this.inText = source["inText"];
 	    }
 	

@@ -19,6 +19,8 @@ export function Results(arg1:app.ResultQuery):Promise<app.ResultPage>;
 
 export function Search(arg1:app.SearchQuery):Promise<app.ResultPage>;
 
+export function Session(arg1:number):Promise<app.SessionRow>;
+
 export function Startup(arg1:context.Context):Promise<void>;
 
 export function Status():Promise<app.IndexStatus>;

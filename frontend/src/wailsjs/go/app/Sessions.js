@@ -34,6 +34,10 @@ export function Search(arg1) {
   return window['go']['app']['Sessions']['Search'](arg1);
 }
 
+export function Session(arg1) {
+  return window['go']['app']['Sessions']['Session'](arg1);
+}
+
 export function Startup(arg1) {
   return window['go']['app']['Sessions']['Startup'](arg1);
 }
