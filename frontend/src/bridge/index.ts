@@ -73,7 +73,7 @@ export interface Bridge {
   checkLink(uri: string): Promise<LinkRow>;
 }
 
-export const bridge: Bridge = {
+const direct: Bridge = {
   info: () => AppSvc.Info(),
   getSettings: () => AppSvc.GetSettings(),
   setLanguage: (lang) => AppSvc.SetLanguage(lang),
@@ -103,6 +103,37 @@ export const bridge: Bridge = {
   listLinks: (q) => LinksSvc.List(app.LinkQuery.createFrom({ onlyHidden: false, limit: 0, offset: 0, ...q })),
   checkLink: (uri) => LinksSvc.Check(uri),
 };
+
+let goReady: Promise<void> | null = null;
+
+/**
+ * ready resolves once Wails has put the Go bindings on window.go. In a
+ * browser on the dev server they arrive after the page script has started,
+ * so a screen's first calls (settings, the first page of a list) wait for
+ * them instead of failing; after 15 s the call goes ahead and fails as it
+ * would.
+ */
+function ready(): Promise<void> {
+  const has = () => !!(globalThis as { go?: { app?: unknown } }).go?.app;
+  if (has()) return Promise.resolve();
+  goReady ??= new Promise((resolve) => {
+    const start = Date.now();
+    const tick = () => (has() || Date.now() - start > 15000 ? resolve() : setTimeout(tick, 20));
+    tick();
+  });
+  return goReady;
+}
+
+function whenReady(b: Bridge): Bridge {
+  const out = {} as Record<string, unknown>;
+  for (const [name, f] of Object.entries(b) as [string, (...a: unknown[]) => Promise<unknown>][]) {
+    out[name] = (...args: unknown[]) => ready().then(() => f(...args));
+  }
+  return out as unknown as Bridge;
+}
+
+/** bridge is what the app uses: every call waits for the bindings first. */
+export const bridge: Bridge = whenReady(direct);
 
 /**
  * BridgeError is a failed call as Go reports it (app.Error): a stable code

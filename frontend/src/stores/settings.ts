@@ -40,7 +40,9 @@ export function createSettingsStore(b: Bridge, opts: SettingsOptions = {}): Sett
   let pending: Place | null = null;
   let saved = '';
 
-  const apply = (s: Settings) => state.update((x) => ({ ...x, settings: s, error: null }));
+  // A change that worked clears the last refusal; the language switch keeps
+  // it on screen (now in the other language).
+  const apply = (s: Settings, clear = true) => state.update((x) => ({ ...x, settings: s, error: clear ? null : x.error }));
   const fail = (e: unknown) => {
     console.error('spillscope: settings:', e);
     state.update((x) => ({ ...x, error: failure(e) }));
@@ -89,7 +91,7 @@ export function createSettingsStore(b: Bridge, opts: SettingsOptions = {}): Sett
       locale.set(lang);
       document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
       try {
-        apply(await b.setLanguage(lang));
+        apply(await b.setLanguage(lang), false);
       } catch (e) {
         fail(e);
       }
