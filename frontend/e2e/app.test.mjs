@@ -59,11 +59,12 @@ describe('app in a browser', () => {
     assert.equal(await page.getByTestId('nav-sessions').textContent(), '会话');
     await waitFor(() => {
       try {
-        return readJSON(join(home, 'config', 'settings.json')).language === 'zh';
+        const s = readJSON(join(home, 'config', 'settings.json'));
+        return s.language === 'zh' && s.last.screen === 'settings';
       } catch {
         return false;
       }
-    }, 'settings.json to record zh', 10000);
+    }, 'settings.json to record zh and the settings screen', 10000);
     await page.reload();
     // The window reopens where it was left: the settings, in Chinese.
     await page.getByRole('heading', { name: '设置', exact: true }).waitFor({ timeout: 30000 });

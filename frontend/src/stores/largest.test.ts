@@ -11,9 +11,10 @@ describe('largest results store', () => {
     await s.reset();
     expect(largest).toHaveBeenLastCalledWith(0, 100);
     expect(get(s).total).toBe(1234);
-    s.view(1200, 1233);
+    s.view(1210, 1233);
     await vi.waitFor(() => expect(s.row(1233)?.id).toBe(1234));
-    expect(largest).toHaveBeenLastCalledWith(1200, 100);
+    expect(largest).toHaveBeenCalledWith(1200, 100);
+    expect(largest).not.toHaveBeenCalledWith(1300, 100); // past the end: never asked for
   });
 
   it('keeps the error for the screen', async () => {

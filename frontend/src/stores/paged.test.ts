@@ -18,7 +18,7 @@ function served(n: () => number, tag = '') {
 }
 
 describe('paged list', () => {
-  it('asks only for the pages on screen, and reaches the last row of a long list', async () => {
+  it('asks only for the pages on screen (and the next one half a page early), and reaches the last row of a long list', async () => {
     const { fetch, calls } = served(() => 100_000);
     const l = createPagedList(fetch, { pageSize: 100 });
     await l.reset();
@@ -28,10 +28,15 @@ describe('paged list', () => {
     l.view(99_950, 99_999);
     await vi.waitFor(() => expect(l.row(99_999)).toBe('99999'));
     expect(calls).toEqual([[0, 100], [99_900, 100]]);
-    l.view(150, 260);
-    await vi.waitFor(() => expect(l.row(260)).toBe('260'));
+    l.view(150, 240); // a jump: the pages on screen only
+    await vi.waitFor(() => expect(l.row(240)).toBe('240'));
     expect(calls.slice(2)).toEqual([[100, 100], [200, 100]]);
-    expect(l.rows().length).toBe(400);
+    l.view(165, 255); // scrolling down, half a page from the next: it is asked for now
+    await vi.waitFor(() => expect(l.row(300)).toBe('300'));
+    expect(calls.slice(4)).toEqual([[300, 100]]);
+    l.view(120, 210); // scrolling up: nothing behind is missing
+    expect(calls.length).toBe(5);
+    expect(l.rows().length).toBe(500);
   });
 
   it('asks once for a page that is already on its way', async () => {
@@ -40,7 +45,7 @@ describe('paged list', () => {
     await l.reset();
     l.view(300, 310);
     l.view(305, 320);
-    l.view(301, 302);
+    l.view(306, 321);
     await vi.waitFor(() => expect(l.row(310)).toBe('310'));
     expect(fetch).toHaveBeenCalledTimes(2);
   });

@@ -156,9 +156,17 @@ export function createPagedList<T, P extends Page<T> = Page<T>>(fetch: Fetch<T, 
       return [...pages.keys()].sort((a, b) => a - b).flatMap((k) => pages.get(k) ?? []);
     },
     view(a, b) {
+      const moved = Math.max(0, a) - first;
       first = Math.max(0, a);
       last = Math.max(first, b);
       for (const p of visiblePages()) if (!pages.has(p)) void load(p);
+      // While the user scrolls (not after a jump), the page they scroll
+      // into next is asked for half a page early, so fast scrolling rarely
+      // meets a row still loading.
+      if (moved === 0 || Math.abs(moved) > size / 2) return;
+      const total = get(state).total;
+      const next = moved > 0 ? Math.floor((last + size / 2) / size) : Math.floor(Math.max(0, first - size / 2) / size);
+      if (total >= 0 && next * size < total && !pages.has(next)) void load(next);
     },
     async reset() {
       generation++;

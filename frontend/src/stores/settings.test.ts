@@ -28,9 +28,13 @@ describe('settings store', () => {
     expect(get(s).settings?.language).toBe('zh');
   });
 
-  it('saves the place once the user pauses, and not again when nothing changed', async () => {
+  it('saves a new place at once, a budget once the user pauses, and nothing when nothing changed', async () => {
     const setPlace = vi.fn((p: Place) => Promise.resolve(settings({ last: p })));
     const s = createSettingsStore(fakeBridge({ setPlace }), { placeDebounceMs: 300 });
+    s.savePlace(place({ budget: 12500 }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(setPlace).toHaveBeenCalledTimes(1);
+    setPlace.mockClear();
     for (const budget of [1000, 2000, 3000]) s.savePlace(place({ budget }));
     await vi.advanceTimersByTimeAsync(299);
     expect(setPlace).not.toHaveBeenCalled();

@@ -23,8 +23,10 @@ export interface SettingsStore extends Readable<SettingsState> {
   /** chooseRoot opens the folder dialog and adds the folder picked. */
   chooseRoot(title: string): Promise<void>;
   setDefaults(d: Defaults): Promise<void>;
-  /** savePlace remembers where the window is; calls are gathered (a budget dragged on the slider saves once). */
+  /** savePlace remembers where the window is: a new screen, session or result at once, a budget once the user pauses (a budget dragged on the slider saves once). */
   savePlace(p: Place): void;
+  /** flush saves a place still waiting, now. */
+  flush(): void;
   destroy(): void;
 }
 
@@ -135,9 +137,15 @@ export function createSettingsStore(b: Bridge, opts: SettingsOptions = {}): Sett
       }
     },
     savePlace(p) {
+      const before = pending ?? (saved ? (JSON.parse(saved) as Place | null) : null);
       pending = p;
       if (timer) clearTimeout(timer);
-      timer = setTimeout(() => void flush(), wait);
+      const moved = !before || before.screen !== p.screen || before.sessionId !== p.sessionId || before.resultId !== p.resultId;
+      timer = setTimeout(() => void flush(), moved ? 0 : wait);
+    },
+    flush() {
+      if (timer) clearTimeout(timer);
+      void flush();
     },
     destroy() {
       if (timer) clearTimeout(timer);
