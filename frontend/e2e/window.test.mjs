@@ -15,12 +15,19 @@ function pixel(png, x, y) {
   return out.trim().split(',').map(Number);
 }
 
-test('the production window opens and renders the app', async () => {
+/**
+ * openWindow starts the production build under its own Xvfb with a fresh
+ * home (before(home) may write into it first; extraEnv is added) and waits
+ * for its window; it returns the window id, the app and the X environment.
+ */
+async function openWindow({ before = () => {}, extraEnv = {} } = {}) {
   const bin = binary('build/bin/spillscope', 'make build');
   const { display } = await startXvfb();
   const home = tempHome();
+  before(home);
   const env = {
     ...process.env,
+    ...extraEnv,
     DISPLAY: display,
     HOME: join(home, 'home'),
     SPILLSCOPE_CONFIG_DIR: join(home, 'config'),
@@ -36,6 +43,17 @@ test('the production window opens and renders the app', async () => {
       return '';
     }
   }, 'the Spillscope window\napp log:\n' + app.log(), 45000, 300);
+  return { wid, app, xenv };
+}
+
+/** sidebarPainted: the webview has painted the sidebar's colour. */
+function sidebarPainted(shot) {
+  const [r, g, b] = pixel(shot, 100, 400);
+  return Math.abs(r - 31) < 12 && Math.abs(g - 58) < 12 && Math.abs(b - 95) < 12;
+}
+
+test('the production window opens and renders the app', async () => {
+  const { wid, app, xenv } = await openWindow();
   const geometry = execFileSync('xdotool', ['getwindowgeometry', wid], { env: xenv }).toString();
   const shot = join(ensureArtifacts(), 'window.png');
   // The webview paints after the window maps; poll until the sidebar colour shows.
@@ -43,8 +61,7 @@ test('the production window opens and renders the app', async () => {
   await waitFor(() => {
     execFileSync('import', ['-window', wid, shot], { env: xenv });
     last = pixel(shot, 100, 400);
-    const [r, g, b] = last;
-    return Math.abs(r - 31) < 12 && Math.abs(g - 58) < 12 && Math.abs(b - 95) < 12;
+    return sidebarPainted(shot);
   }, `the sidebar to paint (last pixel ${last}, ${geometry})\napp log:\n${app.log()}`, 45000, 700);
   const colours = Number(execFileSync('convert', [shot, '-format', '%k', 'info:']).toString());
   assert.ok(colours > 50, `window looks blank: only ${colours} colours in ${shot}`);
@@ -70,36 +87,19 @@ test('a subcommand runs headless: no display, no GTK', () => {
  * holds still; extraEnv can take fonts away.
  */
 async function shootChinese(name, extraEnv = {}) {
-  const bin = binary('build/bin/spillscope', 'make build');
-  const { display } = await startXvfb();
-  const home = tempHome();
-  mkdirSync(join(home, 'config'), { recursive: true });
-  writeFileSync(join(home, 'config', 'settings.json'), JSON.stringify({ language: 'zh' }));
-  const env = {
-    ...process.env,
-    ...extraEnv,
-    DISPLAY: display,
-    HOME: join(home, 'home'),
-    SPILLSCOPE_CONFIG_DIR: join(home, 'config'),
-    SPILLSCOPE_DATA_DIR: join(home, 'data'),
-    SPILLSCOPE_ROOTS: join(home, 'roots', 'present'),
-  };
-  const app = startGroup(bin, [], { env });
-  const xenv = { ...process.env, DISPLAY: display };
-  const wid = await waitFor(() => {
-    try {
-      return execFileSync('xdotool', ['search', '--onlyvisible', '--name', '^Spillscope$'], { env: xenv }).toString().trim().split('\n')[0];
-    } catch {
-      return '';
-    }
-  }, 'the Spillscope window\napp log:\n' + app.log(), 45000, 300);
+  const { wid, app, xenv } = await openWindow({
+    extraEnv,
+    before: (home) => {
+      mkdirSync(join(home, 'config'), { recursive: true });
+      writeFileSync(join(home, 'config', 'settings.json'), JSON.stringify({ language: 'zh' }));
+    },
+  });
   const shot = join(ensureArtifacts(), `window-zh-${name}.png`);
   const nav = join(ensureArtifacts(), `window-zh-${name}-nav.png`);
   let before = '';
   await waitFor(() => {
     execFileSync('import', ['-window', wid, shot], { env: xenv });
-    const [r, g, b] = pixel(shot, 100, 400);
-    if (!(Math.abs(r - 31) < 12 && Math.abs(g - 58) < 12 && Math.abs(b - 95) < 12)) return false;
+    if (!sidebarPainted(shot)) return false;
     // The sidebar's labels (the nav list), once they stop changing.
     execFileSync('convert', [shot, '-crop', '190x230+12+92', '+repage', nav]);
     const now = execFileSync('identify', ['-format', '%#', nav]).toString();
