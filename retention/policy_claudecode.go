@@ -551,29 +551,30 @@ func (a *Analysis) claudePersist(c claudeContent, threshold int64, diags []strin
 	end, more, split := ClaudePreview(file)
 	notice := claudeTooLarge + ClaudeFormatSize(original) + claudeSavedTo + ref.Locator
 	var b contentBuilder
-	b.text(SpanWrapper, -1, 0, ClaudePersistedOpen+"\n")
-	b.text(SpanNotice, -1, 0, notice+claudePreviewLine+ClaudeFormatSize(ClaudePreviewChars)+"):\n")
+	var w textWriter
+	w.text(SpanWrapper, -1, 0, ClaudePersistedOpen+"\n")
+	w.text(SpanNotice, -1, 0, notice+claudePreviewLine+ClaudeFormatSize(ClaudePreviewChars)+"):\n")
 	var kept int64
 	if c.array {
 		// A preview of the .json file: kept spans with block -1 are byte
 		// ranges of that file (Outcome.CompleteFile).
 		if end > 0 {
-			b.text(SpanKept, -1, 0, file[:end])
-			b.spans[len(b.spans)-1].End = int64(end)
+			w.text(SpanKept, -1, 0, file[:end])
 		}
 	} else {
-		kept = claudeAddPrefix(&b, c.blocks[0], int64(end))
+		kept = claudeAddPrefix(&w, c.blocks[0], int64(end))
 	}
 	if split {
-		b.text(SpanWrapper, -1, 0, string(utf8.RuneError))
+		w.text(SpanWrapper, -1, 0, string(utf8.RuneError))
 		diags = append(diags, "the preview's last unit is the first half of a surrogate pair: Claude Code keeps it alone, which its log records as an escape read back as U+FFFD")
 	}
 	if more {
-		b.text(SpanMarker, -1, 0, claudeMore)
+		w.text(SpanMarker, -1, 0, claudeMore)
 	} else {
-		b.text(SpanWrapper, -1, 0, "\n")
+		w.text(SpanWrapper, -1, 0, "\n")
 	}
-	b.text(SpanWrapper, -1, 0, ClaudePersistedClose)
+	w.text(SpanWrapper, -1, 0, ClaudePersistedClose)
+	w.flush(&b)
 	// Omitted bytes are the original text's not shown, or for an array the
 	// .json file's.
 	omitted := a.textBytes - kept
@@ -598,7 +599,7 @@ func (a *Analysis) claudePersist(c claudeContent, threshold int64, diags []strin
 
 // claudeAddPrefix adds the first n bytes of a string's pieces, and returns
 // the original bytes among them.
-func claudeAddPrefix(b *contentBuilder, pieces []claudePiece, n int64) int64 {
+func claudeAddPrefix(b *textWriter, pieces []claudePiece, n int64) int64 {
 	var at, kept int64
 	for _, p := range pieces {
 		if at >= n {
@@ -632,6 +633,7 @@ func claudePosition(pieces []claudePiece, off int64, blocks int) Position {
 // that kept an image or stayed under the threshold).
 func (a *Analysis) claudeBuilt(c claudeContent, notice string, diags []string) Outcome {
 	var b contentBuilder
+	var w textWriter
 	var kept int64
 	for _, blk := range c.blocks {
 		for _, p := range blk {
@@ -641,7 +643,7 @@ func (a *Analysis) claudeBuilt(c claudeContent, notice string, diags []string) O
 			case p.other != nil:
 				b.other(p.block, *p.other)
 			default:
-				b.text(p.kind, p.block, p.start, p.text)
+				w.text(p.kind, p.block, p.start, p.text)
 				if p.block >= 0 {
 					kept += int64(len(p.text))
 				}
@@ -650,7 +652,7 @@ func (a *Analysis) claudeBuilt(c claudeContent, notice string, diags []string) O
 				}
 			}
 		}
-		b.end()
+		w.flush(&b)
 	}
 	o := Outcome{
 		Status: StatusReplaced, Content: b.blocks, Spans: b.spans, Notice: notice, OmittedBytes: a.textBytes - kept,

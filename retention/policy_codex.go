@@ -360,7 +360,7 @@ func (a *Analysis) codexJoin() codexJoined {
 
 // add adds j.text[lo:hi] with a kept span per block it comes from and a
 // wrapper span per joiner, and returns the original bytes it kept.
-func (j codexJoined) add(c *contentBuilder, lo, hi int64) int64 {
+func (j codexJoined) add(c *textWriter, lo, hi int64) int64 {
 	var kept int64
 	for _, sg := range j.segs {
 		s, e := max(lo, sg.at), min(hi, sg.at+sg.n)
@@ -408,11 +408,12 @@ func (a *Analysis) codexFormatted(p CodexTruncation) Outcome {
 	}
 	cut := codexTruncate(j.text, j.chars, p.ByteBudget(), p.Tokens)
 	var c contentBuilder
-	c.text(SpanHeader, -1, 0, CodexHeader(n, rustLines(j.text)))
-	kept := j.add(&c, 0, int64(cut.PrefixEnd))
-	c.text(SpanMarker, -1, 0, cut.Marker)
-	kept += j.add(&c, int64(cut.SuffixStart), n)
-	c.end()
+	var w textWriter
+	w.text(SpanHeader, -1, 0, CodexHeader(n, rustLines(j.text)))
+	kept := j.add(&w, 0, int64(cut.PrefixEnd))
+	w.text(SpanMarker, -1, 0, cut.Marker)
+	kept += j.add(&w, int64(cut.SuffixStart), n)
+	w.flush(&c)
 	for i, bi := range a.blocks {
 		switch bi.kind {
 		case TypeText:
@@ -597,17 +598,16 @@ func (a *Analysis) codexMCP(p CodexTruncation) Outcome {
 	}
 	cut := codexTruncate(js, int64(utf8.RuneCountInString(js)), max, false)
 	var c contentBuilder
+	var w textWriter
 	// Kept spans with block -1 are bytes of the serialised result.
 	if cut.PrefixEnd > 0 {
-		c.text(SpanKept, -1, 0, js[:cut.PrefixEnd])
-		c.spans[len(c.spans)-1].End = int64(cut.PrefixEnd)
+		w.text(SpanKept, -1, 0, js[:cut.PrefixEnd])
 	}
-	c.text(SpanMarker, -1, 0, cut.Marker)
+	w.text(SpanMarker, -1, 0, cut.Marker)
 	if cut.SuffixStart < len(js) {
-		c.text(SpanKept, -1, 0, js[cut.SuffixStart:])
-		sp := &c.spans[len(c.spans)-1]
-		sp.Start, sp.End = int64(cut.SuffixStart), int64(len(js))
+		w.text(SpanKept, -1, int64(cut.SuffixStart), js[cut.SuffixStart:])
 	}
+	w.flush(&c)
 	kept := int64(cut.PrefixEnd + len(js) - cut.SuffixStart)
 	omitted := int64(len(js)) - kept
 	o := Outcome{
