@@ -116,10 +116,10 @@ func ClaudePersistedMessage(originalSize int64, path, preview string, hasMore bo
 // half, which its log records as an escape that a JSON reader reads as
 // U+FFFD; the caller appends that.
 func ClaudePreview(s string) (end int, hasMore, splitPair bool) {
-	if utf16Len(s) <= ClaudePreviewChars {
+	end, splitPair = utf16Prefix(s, ClaudePreviewChars)
+	if end == len(s) {
 		return len(s), false, false
 	}
-	end, splitPair = utf16Prefix(s, ClaudePreviewChars)
 	if nl := strings.LastIndexByte(s[:end], '\n'); nl >= 0 && utf16Len(s[:nl]) > ClaudePreviewChars/2 {
 		return nl, true, false
 	}
@@ -209,6 +209,9 @@ type claudeContent struct {
 }
 
 func (c claudeContent) text(i int) string {
+	if len(c.blocks[i]) == 1 {
+		return c.blocks[i][0].text
+	}
 	var sb strings.Builder
 	for _, p := range c.blocks[i] {
 		sb.WriteString(p.text)
@@ -270,7 +273,7 @@ func (claudeCode) Decide(a *Analysis, s Settings) Outcome {
 		}
 	}
 	diags = append(diags, fmt.Sprintf("threshold %d characters (%s)", threshold, tool))
-	o, persisted := a.claudePersist(cc, threshold, diags)
+	o, persisted := a.claudePersist(cc, threshold, !mcpDone, diags)
 	if !persisted && !mcpDone {
 		o.Budget = bp
 		return o
@@ -522,7 +525,15 @@ func claudeFile(c claudeContent) string {
 
 // claudePersist is maybePersistLargeToolResult on built content: the
 // outcome and whether the content was persisted.
-func (a *Analysis) claudePersist(c claudeContent, threshold int64, diags []string) (Outcome, bool) {
+func (a *Analysis) claudePersist(c claudeContent, threshold int64, pristine bool, diags []string) (Outcome, bool) {
+	// Sizes depend on the result alone unless an MCP cut changed it:
+	// then they are kept on the Analysis.
+	size := func() int64 {
+		if !pristine {
+			return c.size()
+		}
+		return a.derive("claude-code/size/"+strconv.FormatBool(c.array), func() any { return c.size() }).(int64)
+	}
 	if c.array {
 		for _, b := range c.blocks {
 			if b[0].image {
@@ -531,23 +542,35 @@ func (a *Analysis) claudePersist(c claudeContent, threshold int64, diags []strin
 		}
 		for _, b := range c.blocks {
 			if b[0].other != nil {
-				if c.size() <= threshold {
+				if size() <= threshold {
 					return a.keep(StatusWithinBudget, nil, diags...), false
 				}
 				return a.keep(StatusPreserved, nil, append(diags, fmt.Sprintf("block %d has type %q: Claude Code cannot persist non-text content and keeps the result", b[0].block, b[0].other.Type))...), false
 			}
 		}
 	}
-	size := c.size()
-	if size <= threshold {
+	if size() <= threshold {
 		return a.keep(StatusWithinBudget, nil, diags...), false
 	}
-	file := claudeFile(c)
+	ff := func() any {
+		f := claudeFile(c)
+		n := size()
+		if c.array {
+			n = int64(utf16Len(f))
+		}
+		return claudeSaved{f, n}
+	}
+	var saved claudeSaved
+	if pristine {
+		saved = a.derive("claude-code/file/"+strconv.FormatBool(c.array), ff).(claudeSaved)
+	} else {
+		saved = ff().(claudeSaved)
+	}
+	file, original := saved.text, saved.units
 	ref := a.call.Spill
 	if ref.Locator == "" {
 		ref.Locator = ClaudeToolResultPath(claudeDefaultProject, "<session>", "<tool_use_id>", c.array)
 	}
-	original := int64(utf16Len(file))
 	end, more, split := ClaudePreview(file)
 	notice := claudeTooLarge + ClaudeFormatSize(original) + claudeSavedTo + ref.Locator
 	var b contentBuilder
@@ -595,6 +618,13 @@ func (a *Analysis) claudePersist(c claudeContent, threshold int64, diags []strin
 	o.OriginalTokens, o.OriginalTokensExact = orig.Total, exact
 	o.Tokens = a.priceBuilt(b, a.est.Count(notice+claudePreviewLine+ClaudeFormatSize(ClaudePreviewChars)+"):\n"))
 	return o, true
+}
+
+// claudeSaved is the text of a persisted result's file and its length in
+// UTF-16 units.
+type claudeSaved struct {
+	text  string
+	units int64
 }
 
 // claudeAddPrefix adds the first n bytes of a string's pieces, and returns

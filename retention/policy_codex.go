@@ -340,6 +340,11 @@ func (a *Analysis) codexJoin() codexJoined {
 		t := a.blocks[i].text
 		return codexJoined{text: t, chars: points[i], segs: []codexSeg{{block: i, n: int64(len(t))}}}
 	}
+	return a.derive("codex/join", func() any { return a.codexJoinBlocks(texts) }).(codexJoined)
+}
+
+func (a *Analysis) codexJoinBlocks(texts []int) codexJoined {
+	points := a.codePoints()
 	var j codexJoined
 	var sb strings.Builder
 	sb.Grow(int(a.textBytes) + len(texts))
@@ -588,7 +593,11 @@ func codexAudioTokens(b Block) int64 {
 // holds neither of those two, so the serialisation has content and isError
 // only.
 func (a *Analysis) codexMCP(p CodexTruncation) Outcome {
-	js, err := codexSerialise(a.res)
+	ser := a.derive("codex/mcp", func() any {
+		js, err := codexSerialise(a.res)
+		return codexSerialised{js, int64(utf8.RuneCountInString(js)), err}
+	}).(codexSerialised)
+	js, err := ser.json, ser.err
 	if err != nil {
 		return a.keep(StatusWithinBudget, nil, "the result does not serialise: "+err.Error()+"; Codex keeps it")
 	}
@@ -596,7 +605,7 @@ func (a *Analysis) codexMCP(p CodexTruncation) Outcome {
 	if int64(len(js)) <= max {
 		return a.keep(StatusWithinBudget, nil)
 	}
-	cut := codexTruncate(js, int64(utf8.RuneCountInString(js)), max, false)
+	cut := codexTruncate(js, ser.chars, max, false)
 	var c contentBuilder
 	var w textWriter
 	// Kept spans with block -1 are bytes of the serialised result.
@@ -620,6 +629,13 @@ func (a *Analysis) codexMCP(p CodexTruncation) Outcome {
 	o.OriginalTokens, o.OriginalTokensExact = orig.Total, exact
 	o.Tokens = a.priceBuilt(c, 0)
 	return o
+}
+
+// codexSerialised is a result's serialisation, kept on the Analysis.
+type codexSerialised struct {
+	json  string
+	chars int64
+	err   error
 }
 
 // codexSerialise writes a result as serde_json writes a CallToolResult:

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -398,4 +399,19 @@ func FuzzHarnessRecognisers(f *testing.F) {
 			t.Fatalf("own header not recognised: %+v", c)
 		}
 	})
+}
+
+// utf16Len counts eight bytes at a time; it must agree with encoding the
+// text as UTF-16 at every length and alignment.
+func TestUTF16LenWords(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	for i := 0; i < 2000; i++ {
+		s := randomText(r, r.Intn(80))
+		if i%3 == 0 {
+			s = strings.Repeat("a", r.Intn(17)) + s
+		}
+		if got, want := utf16Len(s), len(utf16.Encode([]rune(s))); got != want {
+			t.Fatalf("utf16Len(%q) = %d, want %d", s, got, want)
+		}
+	}
 }
