@@ -415,3 +415,49 @@ func TestUTF16LenWords(t *testing.T) {
 		}
 	}
 }
+
+// One Analysis shared by goroutines running codex and claude-code at
+// different settings (the window and a comparison at once): each gets what
+// a sequential run gets, and what the policies derive and keep on the
+// Analysis is built once. Run under -race.
+func TestHarnessPoliciesConcurrent(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	res := Result{Content: []Block{textBlock(randomText(r, 90000)), textBlock(randomText(r, 9000))}}
+	e, _ := LookupEstimator(EstimatorBytes4)
+	runs := []struct {
+		policy string
+		params Params
+	}{
+		{"codex", Params{"limit": "3000"}},
+		{"codex", Params{"limit": "3000", "mcp": "true"}},
+		{"codex", Params{"limit": "900", "history": "true"}},
+		{"claude-code", Params{"threshold": "20000"}},
+		{"claude-code", Params{"content": "array"}},
+	}
+	want := make([]Outcome, len(runs))
+	for i, rc := range runs {
+		a, _ := Analyse(res, e, "", AnalyseOptions{})
+		want[i], _ = a.Decide(rc.policy, rc.params)
+	}
+	shared, _ := Analyse(res, e, "", AnalyseOptions{})
+	done := make(chan string, 20)
+	for g := 0; g < 20; g++ {
+		go func(g int) {
+			rc := runs[g%len(runs)]
+			got, err := shared.Decide(rc.policy, rc.params)
+			switch {
+			case err != nil:
+				done <- err.Error()
+			case !reflect.DeepEqual(got, want[g%len(runs)]):
+				done <- fmt.Sprintf("%s %v: a concurrent decision differs from a sequential one", rc.policy, rc.params)
+			default:
+				done <- ""
+			}
+		}(g)
+	}
+	for g := 0; g < 20; g++ {
+		if msg := <-done; msg != "" {
+			t.Fatal(msg)
+		}
+	}
+}
