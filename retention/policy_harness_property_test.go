@@ -228,6 +228,22 @@ func checkClaude(t testing.TB, res Result, s Settings, locator string, o Outcome
 	checkSpans(t, res, o, file)
 }
 
+// harnessVariants are the policy and parameter variants the property and
+// fuzz tests run.
+var harnessVariants = []struct {
+	name   string
+	params Params
+}{
+	{"codex", Params{"mode": "tokens"}},
+	{"codex", Params{"mode": "bytes"}},
+	{"codex", Params{"mode": "tokens", "history": "true"}},
+	{"codex", Params{"mode": "bytes", "history": "true"}},
+	{"codex", Params{"mode": "bytes", "mcp": "true"}},
+	{"claude-code", Params{}},
+	{"claude-code", Params{"tool": "Bash"}},
+	{"claude-code", Params{"content": "array"}},
+}
+
 // TestHarnessPolicyProperties: codex and claude-code on random results at
 // random settings keep their invariants, and a sweep equals single runs.
 func TestHarnessPolicyProperties(t *testing.T) {
@@ -257,19 +273,7 @@ func TestHarnessPolicyProperties(t *testing.T) {
 			size += int64(len(b.Text))
 		}
 		budgets := []int64{0, 1, int64(r.Intn(400)), int64(r.Intn(8000)), size / 5, size + 1}
-		for _, pc := range []struct {
-			name   string
-			params Params
-		}{
-			{"codex", Params{"mode": "tokens"}},
-			{"codex", Params{"mode": "bytes"}},
-			{"codex", Params{"mode": "tokens", "history": "true"}},
-			{"codex", Params{"mode": "bytes", "history": "true"}},
-			{"codex", Params{"mode": "bytes", "mcp": "true"}},
-			{"claude-code", Params{}},
-			{"claude-code", Params{"tool": "Bash"}},
-			{"claude-code", Params{"content": "array"}},
-		} {
+		for _, pc := range harnessVariants {
 			locator := "/p/s/tool-results/toolu_r.txt"
 			if pc.params["content"] == "array" {
 				locator = "/p/s/tool-results/toolu_r.json"
@@ -319,19 +323,7 @@ func FuzzHarnessPolicies(f *testing.F) {
 		if err != nil {
 			return
 		}
-		variants := []struct {
-			name   string
-			params Params
-		}{
-			{"codex", Params{"mode": "tokens"}},
-			{"codex", Params{"mode": "bytes"}},
-			{"codex", Params{"mode": "tokens", "history": "true"}},
-			{"codex", Params{"mode": "bytes", "history": "true"}},
-			{"codex", Params{"mode": "bytes", "mcp": "true"}},
-			{"claude-code", Params{}},
-			{"claude-code", Params{"content": "array"}},
-		}
-		v := variants[int(which)%len(variants)]
+		v := harnessVariants[int(which)%len(harnessVariants)]
 		bud := int64(b)
 		locator := "/p/s/tool-results/toolu_f.txt"
 		if v.params["content"] == "array" {
