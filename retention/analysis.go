@@ -196,6 +196,9 @@ type Analysis struct {
 	complete *string // dsh-tokens' complete result file
 	flat     *string // the byte era's joined text
 	points   []int64 // code points per block (the pruner's measure)
+	// memo keeps what other policies derive from the result alone (a
+	// joined text, its line count), built on first use; see memoize.
+	memo map[string]any
 }
 
 type blockInfo struct {
@@ -373,6 +376,21 @@ func (a *Analysis) Decide(policy string, p Params) (Outcome, error) {
 		return Outcome{}, err
 	}
 	return a.Run(pol, s), nil
+}
+
+// memoize returns what build derives from the result, building it on the
+// first call for key and keeping it, so a slider or a sweep derives it once.
+// Policies call it from Decide, with the Analysis locked.
+func (a *Analysis) memoize(key string, build func() any) any {
+	if v, ok := a.memo[key]; ok {
+		return v
+	}
+	if a.memo == nil {
+		a.memo = map[string]any{}
+	}
+	v := build()
+	a.memo[key] = v
+	return v
 }
 
 // Estimator is the estimator the Analysis prices with.

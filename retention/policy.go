@@ -51,6 +51,9 @@ type PolicyInfo struct {
 	Params []Param `json:"params"`
 	// Recoverable is RecoverFile or RecoverNone.
 	Recoverable string `json:"recoverable"`
+	// RecoverNote says how long the harness keeps that file, or where else
+	// the omitted parts survive ("" when there is nothing to add).
+	RecoverNote string `json:"recoverNote,omitempty"`
 	// Check, when set, validates the parameters together after each is
 	// valid alone; its error names them.
 	Check func(Settings) error `json:"-"`
