@@ -300,3 +300,52 @@ func clip(s string) string {
 	}
 	return s
 }
+
+// TestRecognisers: each convention as its harness writes it (the formats
+// of ../shared/fixtures/FORMATS.md §3), and texts that only look alike.
+func TestRecognisers(t *testing.T) {
+	masked := "<tool_output_masked>\nOutput too large. Showing first 8,000 and last 32,000 characters. For full output see: " + geminiPath + "\nOutput: HEAD\n...\nTAIL\n</tool_output_masked>"
+	cases := []struct {
+		name string
+		text string
+		kind string // "" for none
+		path string
+	}{
+		{"opencode head, grep ending", "a\nb\n\n...3 lines truncated...\n\n" + FormatOpenCodeHint(harnessSpill, false), OpenCodeGeneric, harnessSpill},
+		{"opencode tail, task ending", "...12 bytes truncated...\n\n" + FormatOpenCodeHint(harnessSpill, true) + "\n\nxyz", OpenCodeGeneric, harnessSpill},
+		{"opencode shell", "...output truncated...\n\nFull output saved to: " + harnessSpill + "\n\nlast line", OpenCodeShell, harnessSpill},
+		{"opencode read paging is not a truncation", "<content>\n1: x\n\n(Showing lines 1-10 of 158. Use offset=11 to continue.)\n</content>", "", ""},
+		{"opencode marker without its hint", "x\n\n...3 lines truncated...\n\nsomething else", "", ""},
+		{"goose current", FormatGooseNotice(250000, goosePath, "current"), GooseCurrent, goosePath},
+		{"goose older", FormatGooseNotice(250000, goosePath, "older"), GooseOlder, goosePath},
+		{"goose sentence inside other text", "prefix " + FormatGooseNotice(250000, goosePath, "current"), "", ""},
+		{"gemini current", FormatGeminiNotice(8000, 32000, geminiPath) + "h\n\n... [1,000 characters omitted] ...\n\nt", GeminiCurrent, geminiPath},
+		{"gemini masked", masked, GeminiCurrent, geminiPath},
+		{"gemini older", FormatGeminiOlderNotice(geminiPath) + "a" + geminiOlderMarker + "b", GeminiOlder, geminiPath},
+		{"gemini badly grouped figures", "Output too large. Showing first 80,00 and last 32,000 characters. For full output see: x\n", "", ""},
+		{"dsh notice is none of these", "x\n\n(Omitted 5 bytes. Full formatted result stored at: /s. " + LocalSpillHint + ")", "", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			kind, path := "", ""
+			if r, ok := RecogniseOpenCodeTruncation(tc.text); ok {
+				kind, path = r.Kind, r.Path
+			}
+			if g, ok := RecogniseGooseNotice(tc.text); ok {
+				kind, path = g.Kind, g.Path
+			}
+			if g, ok := RecogniseGeminiTruncation(tc.text); ok {
+				kind, path = g.Kind, g.Path
+				if tc.name == "gemini masked" && (!g.Masked || g.First != 8000 || g.Last != 32000) {
+					t.Errorf("masked notice read as %+v", g)
+				}
+				if tc.name == "gemini current" && g.Omitted != 1000 {
+					t.Errorf("omitted %d", g.Omitted)
+				}
+			}
+			if kind != tc.kind || path != tc.path {
+				t.Fatalf("recognised %q %q, want %q %q", kind, path, tc.kind, tc.path)
+			}
+		})
+	}
+}
