@@ -201,6 +201,16 @@ func parseInt(raw string, d Param) (int64, error) {
 	return n, nil
 }
 
+// Values are every parameter's resolved value as text, by name: what a
+// decision used.
+func (s Settings) Values() map[string]string {
+	out := make(map[string]string, len(s.vals))
+	for k, v := range s.vals {
+		out[k] = v
+	}
+	return out
+}
+
 // Int is an int parameter's value (0 when off).
 func (s Settings) Int(name string) int64 { return s.ints[name] }
 
