@@ -36,13 +36,14 @@ const (
 
 func commands() map[string]command {
 	return map[string]command{
-		"retain": {"run the retention decision on one tool result read from stdin", runRetain},
-		"price":  {"print the image token price of each image file on a route", runPrice},
-		"tokens": {"print the text token estimate of files or stdin", runTokens},
-		"links":  {"classify URIs as a tool result's resource_link would be shown", runLinks},
-		"index":  {"index agent session folders into the database", runIndex},
-		"sweep":  {"re-run retention on indexed results at many budgets", runSweep},
-		"sample": {"write the bundled sample sessions (and benchmark corpora) to a folder", runSample},
+		"retain":  {"run the retention decision on one tool result read from stdin", runRetain},
+		"price":   {"print the image token price of each image file on a route", runPrice},
+		"tokens":  {"print the text token estimate of files or stdin", runTokens},
+		"links":   {"classify URIs as a tool result's resource_link would be shown", runLinks},
+		"index":   {"index agent session folders into the database", runIndex},
+		"sweep":   {"re-run retention on indexed results at many budgets", runSweep},
+		"compare": {"run several retention policies on one result, priced on one yardstick", runCompare},
+		"sample":  {"write the bundled sample sessions (and benchmark corpora) to a folder", runSample},
 	}
 }
 
