@@ -75,6 +75,9 @@ type CompareColumn struct {
 
 // CompareView is a comparison: the columns, all priced on Yardstick.
 type CompareView struct {
+	// Slider is the slider position the columns were decided at (nil: each
+	// at its own budget).
+	Slider    *int64          `json:"slider"`
 	Route     string          `json:"route"`
 	Yardstick string          `json:"yardstick"`
 	Harness   string          `json:"harness"`
@@ -158,7 +161,7 @@ func (r *Retention) Compare(req CompareRequest) (CompareView, error) {
 	if err != nil {
 		return CompareView{}, err
 	}
-	v := CompareView{Route: c.Route, Yardstick: c.Yardstick, Harness: c.Harness, Columns: make([]CompareColumn, len(c.Columns))}
+	v := CompareView{Slider: req.Slider, Route: c.Route, Yardstick: c.Yardstick, Harness: c.Harness, Columns: make([]CompareColumn, len(c.Columns))}
 	for i, col := range c.Columns {
 		v.Columns[i] = compareColumn(col, c.Result, db.AttachmentDir())
 	}

@@ -199,6 +199,7 @@ export namespace app {
 		}
 	}
 	export class CompareView {
+	    slider?: number;
 	    route: string;
 	    yardstick: string;
 	    harness: string;
@@ -210,6 +211,7 @@ export namespace app {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.slider = source["slider"];
 	        this.route = source["route"];
 	        this.yardstick = source["yardstick"];
 	        this.harness = source["harness"];
