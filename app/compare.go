@@ -128,7 +128,20 @@ func CompareOutcomes(r *Retention, req CompareRequest) (Compared, error) {
 	for i, c := range cols {
 		specs[i] = retention.CompareSpec{Policy: c.Policy, Params: c.Params, SliderTokens: req.Slider}
 	}
-	src := func(est string) (*retention.Analysis, error) {
+	src := r.source(db, base)
+	var adjust func(*retention.Outcome)
+	if first.row != nil {
+		row := *first.row
+		adjust = func(o *retention.Outcome) { sessions.UseCountedTotal(o, row) }
+	}
+	out.Columns, err = retention.Compare(src, out.Yardstick, specs, adjust)
+	return out, err
+}
+
+// source is the AnalysisSource of one request's result over the window's
+// cache: each estimator's Analysis built once and kept.
+func (r *Retention) source(db *sessions.DB, base RetainRequest) retention.AnalysisSource {
+	return func(est string) (*retention.Analysis, error) {
 		b := base
 		b.Estimator = est
 		c, err := r.analysis(db, b)
@@ -137,13 +150,6 @@ func CompareOutcomes(r *Retention, req CompareRequest) (Compared, error) {
 		}
 		return c.a, nil
 	}
-	var adjust func(*retention.Outcome)
-	if first.row != nil {
-		row := *first.row
-		adjust = func(o *retention.Outcome) { sessions.UseCountedTotal(o, row) }
-	}
-	out.Columns, err = retention.Compare(src, out.Yardstick, specs, adjust)
-	return out, err
 }
 
 // Compare shows policies side by side on one result, each column on its own
@@ -301,16 +307,7 @@ func (r *Retention) SweepPolicies(req SweepPoliciesRequest) ([]SweepSeries, erro
 
 // sweepResult is SweepPolicies on one result, from the window's Analyses.
 func (r *Retention) sweepResult(db *sessions.DB, req SweepPoliciesRequest, specs []sessions.SweepSpec) ([]sessions.SweepSeries, error) {
-	base := RetainRequest{ResultID: req.ResultID, Route: req.Route}
-	src := func(est string) (*retention.Analysis, error) {
-		b := base
-		b.Estimator = est
-		c, err := r.analysis(db, b)
-		if err != nil {
-			return nil, err
-		}
-		return c.a, nil
-	}
+	src := r.source(db, RetainRequest{ResultID: req.ResultID, Route: req.Route})
 	first, err := r.analysis(db, RetainRequest{ResultID: req.ResultID, Route: req.Route, Estimator: req.Estimator})
 	if err != nil {
 		return nil, err

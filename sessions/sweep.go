@@ -99,13 +99,38 @@ type SweepOptions struct {
 // and returns one row per budget in the order given. Results are read back
 // from their source files with images as stored attachment paths.
 func (d *DB) Sweep(ctx context.Context, budgets []int64, opts SweepOptions) ([]SweepRow, error) {
-	rows, err := d.Results(ctx, opts.Filter)
-	if err != nil {
-		return nil, err
-	}
 	out := make([]SweepRow, len(budgets))
 	for i, b := range budgets {
 		out[i].Budget = b
+	}
+	var mu sync.Mutex
+	err := d.eachResult(ctx, opts, func(r ResultRow, res retention.Result, route string) error {
+		outs, err := retention.Sweep(res, budgets, retention.Options{Policy: opts.Policy, Estimator: opts.Estimator, Route: route, ToolName: r.ToolName})
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for i := range outs {
+			out[i].AddOutcome(&outs[i], r)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// eachResult reads every result opts selects back from its source, on
+// opts.Workers goroutines, and calls fn with it and the route it is priced
+// on; fn runs concurrently. A result that cannot be read back goes to
+// opts.Skipped; the first error fn returns is the sweep's error, naming the
+// result.
+func (d *DB) eachResult(ctx context.Context, opts SweepOptions, fn func(r ResultRow, res retention.Result, route string) error) error {
+	rows, err := d.Results(ctx, opts.Filter)
+	if err != nil {
+		return err
 	}
 	workers := opts.Workers
 	if workers <= 0 {
@@ -133,19 +158,13 @@ func (d *DB) Sweep(ctx context.Context, budgets []int64, opts SweepOptions) ([]S
 				if route == "" {
 					route = r.Route
 				}
-				outs, err := retention.Sweep(res, budgets, retention.Options{Policy: opts.Policy, Estimator: opts.Estimator, Route: route, ToolName: r.ToolName})
-				mu.Lock()
-				if err != nil {
+				if err := fn(r, res, route); err != nil {
+					mu.Lock()
 					if firstErr == nil {
 						firstErr = fmt.Errorf("sessions: sweep result %d: %w", r.ID, err)
 					}
 					mu.Unlock()
-					continue
 				}
-				for i := range outs {
-					out[i].AddOutcome(&outs[i], r)
-				}
-				mu.Unlock()
 			}
 		}()
 	}
@@ -158,9 +177,9 @@ func (d *DB) Sweep(ctx context.Context, budgets []int64, opts SweepOptions) ([]S
 	close(jobs)
 	wg.Wait()
 	if firstErr != nil {
-		return nil, firstErr
+		return firstErr
 	}
-	return out, ctx.Err()
+	return ctx.Err()
 }
 
 // SweepSpec is one series of a multi-policy sweep: a policy, its other
@@ -240,91 +259,45 @@ func (d *DB) SweepPolicies(ctx context.Context, specs []SweepSpec, opts SweepOpt
 			out[i].Rows[j].Budget = b
 		}
 	}
-	rows, err := d.Results(ctx, opts.Filter)
+	var mu sync.Mutex
+	err := d.eachResult(ctx, opts, func(r ResultRow, res retention.Result, route string) error {
+		src := retention.Analyses(res, route, retention.AnalyseOptions{Call: retention.Call{ToolName: r.ToolName}})
+		yard, err := src(opts.Estimator)
+		if err != nil {
+			return err
+		}
+		type counted struct {
+			o retention.Outcome
+			p retention.Priced
+		}
+		got := make([][]counted, len(preps))
+		for i, pr := range preps {
+			a, err := src(pr.pol.Info().Estimator)
+			if err != nil {
+				return err
+			}
+			for _, s := range pr.settings {
+				o := a.Run(pr.pol, s)
+				got[i] = append(got[i], counted{o, retention.Price(o, yard)})
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for i := range got {
+			switch name := yard.Estimator().Name(); out[i].Yardstick {
+			case "", name:
+				out[i].Yardstick = name
+			default:
+				out[i].Yardstick = YardstickPerRoute
+			}
+			for j := range got[i] {
+				out[i].Rows[j].AddPriced(&got[i][j].o, got[i][j].p, r)
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
-	var mu sync.Mutex
-	var firstErr error
-	jobs := make(chan ResultRow)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for r := range jobs {
-				_, res, err := d.LoadResult(ctx, r.ID)
-				if err != nil {
-					if opts.Skipped != nil {
-						mu.Lock()
-						opts.Skipped(r, err)
-						mu.Unlock()
-					}
-					continue
-				}
-				route := opts.Route
-				if route == "" {
-					route = r.Route
-				}
-				src := retention.Analyses(res, route, retention.AnalyseOptions{Call: retention.Call{ToolName: r.ToolName}})
-				yard, err := src(opts.Estimator)
-				fail := func(err error) {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = fmt.Errorf("sessions: sweep result %d: %w", r.ID, err)
-					}
-					mu.Unlock()
-				}
-				if err != nil {
-					fail(err)
-					continue
-				}
-				type counted struct {
-					o retention.Outcome
-					p retention.Priced
-				}
-				got := make([][]counted, len(preps))
-				for i, pr := range preps {
-					a, err := src(pr.pol.Info().Estimator)
-					if err != nil {
-						fail(err)
-						break
-					}
-					for _, s := range pr.settings {
-						o := a.Run(pr.pol, s)
-						got[i] = append(got[i], counted{o, retention.Price(o, yard)})
-					}
-				}
-				mu.Lock()
-				for i := range got {
-					switch name := yard.Estimator().Name(); out[i].Yardstick {
-					case "", name:
-						out[i].Yardstick = name
-					default:
-						out[i].Yardstick = YardstickPerRoute
-					}
-					for j := range got[i] {
-						out[i].Rows[j].AddPriced(&got[i][j].o, got[i][j].p, r)
-					}
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, r := range rows {
-		if ctx.Err() != nil {
-			break
-		}
-		jobs <- r
-	}
-	close(jobs)
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	return out, ctx.Err()
+	return out, nil
 }
