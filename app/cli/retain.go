@@ -33,7 +33,11 @@ route, estimator, budget, budgetUnit.
 
 Policies: dsh-tokens (dsh 0.1.7+, budget maxInlineTokens in tokens, shipped
 12500), dsh-bytes (dsh up to 0.1.5, maxInlineBytes in bytes, shipped 50000),
-dsh-pruner (dsh's compaction pruner, thresholdChars in code points, 8192).
+dsh-pruner (dsh's compaction pruner, thresholdChars in code points, 8192),
+opencode (maxBytes in bytes, 51200; maxLines, direction, task, form), goose
+(LARGE_TEXT_THRESHOLD in characters, 200000; era), gemini-cli
+(truncateToolOutputThreshold in characters, 40000; era, tools), and any other
+registered policy (spillscope compare -h lists them).
 --budget sets the policy's budget in its own unit; without it the policy is
 off (status "disabled"), as an omitted dsh setting disables dsh's policy.
 --estimator: dsh-meter, o200k_base or cl100k_base (default: the route's).
