@@ -76,6 +76,22 @@ func (c *analysisCache) get(k analysisKey) (*cached, bool) {
 	return e.Value.(*cached), true
 }
 
+// sameSource returns an entry for the same result read from the same place
+// (another estimator or route), so every Analysis of one result shares its
+// blocks: the yardstick then prices an original left in place from its
+// tables, and the result is not read again.
+func (c *analysisCache) sameSource(k analysisKey) (*cached, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for e := c.order.Front(); e != nil; e = e.Next() {
+		v := e.Value.(*cached)
+		if v.key.resultID == k.resultID && v.key.source == k.source && v.key.offset == k.offset && v.key.length == k.length {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
 func (c *analysisCache) put(v *cached) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -18,9 +18,8 @@ import (
 const maxPastedJSON = 64 << 20
 
 // reviewSpillRoot is the spill root a re-run's notice names when the record
-// names none: a dsh-shaped locator that does not depend on where Spillscope
-// keeps its data, so no figure does.
-const reviewSpillRoot = "/tmp/dsh-spill-review"
+// names none (sessions owns it).
+const reviewSpillRoot = sessions.ReviewSpillRoot
 
 // Retain runs a policy on one result at one budget: an indexed result read
 // back from its source, or pasted tool-result JSON. The Analysis is kept, so
@@ -44,8 +43,8 @@ func (r *Retention) Retain(req RetainRequest) (Projection, error) {
 	}
 	p := projection(out, c.res, db.AttachmentDir(), req.Reveal)
 	if y := c.yardstick(); y != nil {
-		t := y.Reprice(out)
-		p.Yardstick = &TokenFigures{Estimator: t.Estimator, Total: t.Total, Text: t.Text, Images: t.Images, Notice: t.Notice}
+		t := tokenFigures(retention.Price(out, y).Yardstick)
+		p.Yardstick = &t
 	}
 	return p, nil
 }
@@ -72,19 +71,21 @@ func (r *Retention) analysis(db *sessions.DB, req RetainRequest) (*cached, error
 		if err != nil {
 			return nil, err
 		}
-		route := orDefault(req.Route, row.Route)
+		route := sessions.ReviewRoute(row, req.Route)
 		tool := orDefault(req.ToolName, row.ToolName)
 		est, err := retention.EstimatorFor(req.Estimator, route)
 		if err != nil {
 			return nil, err
 		}
 		key := analysisKey{resultID: row.ID, source: row.Path, offset: row.Offset, length: row.Length,
-			estimator: est.Name(), route: route, tool: tool, readTools: strings.Join(readTools, "\x00"), locator: resultLocator(row)}
+			estimator: est.Name(), route: route, tool: tool, readTools: strings.Join(readTools, "\x00"), locator: sessions.ReviewLocator(row)}
 		if c, ok := r.cache.get(key); ok {
 			return c, nil
 		}
-		row, res, err := db.LoadResult(context.Background(), req.ResultID)
-		if err != nil {
+		var res retention.Result
+		if prev, ok := r.cache.sameSource(key); ok {
+			row, res = *prev.row, prev.res
+		} else if row, res, err = db.LoadResult(context.Background(), req.ResultID); err != nil {
 			return nil, err
 		}
 		a, err := retention.Analyse(res, est, route, retention.AnalyseOptions{
@@ -115,11 +116,15 @@ func (r *Retention) analysis(db *sessions.DB, req RetainRequest) (*cached, error
 	if c, ok := r.cache.get(key); ok {
 		return c, nil
 	}
-	res, err := retention.ParseResult([]byte(req.JSON))
-	if err != nil {
-		return nil, err
+	var res retention.Result
+	if prev, ok := r.cache.sameSource(key); ok {
+		res = prev.res
+	} else {
+		if res, err = retention.ParseResult([]byte(req.JSON)); err != nil {
+			return nil, err
+		}
+		storePastedImages(&res, db.AttachmentDir())
 	}
-	storePastedImages(&res, db.AttachmentDir())
 	a, err := retention.Analyse(res, est, route, retention.AnalyseOptions{
 		Call: retention.Call{ToolName: tool, ReadTools: readTools, Spill: retention.SpillRef{Locator: key.locator}}})
 	if err != nil {
@@ -128,16 +133,6 @@ func (r *Retention) analysis(db *sessions.DB, req RetainRequest) (*cached, error
 	c := &cached{key: key, a: a, res: res}
 	r.cache.put(c)
 	return c, nil
-}
-
-// resultLocator is what a re-run's notice names: the spill file the record
-// itself names, else a dsh-shaped path built from the session and call ids.
-func resultLocator(row sessions.ResultRow) string {
-	if row.Spill != nil && row.Spill.Path != "" {
-		return row.Spill.Path
-	}
-	sum := sha256.Sum256([]byte(row.CallID))
-	return retention.DshSpillLocator(reviewSpillRoot, row.SessionID, hex.EncodeToString(sum[:])[:12], orDefault(row.ToolName, "tool"))
 }
 
 func orDefault(s, def string) string {
@@ -311,11 +306,14 @@ func (r *Retention) Policies() ([]PolicyInfo, error) {
 	var out []PolicyInfo
 	for _, p := range retention.Policies() {
 		info := PolicyInfo{Name: p.Name, Harness: p.Harness, Version: p.Version, Summary: p.Summary,
-			Estimator: p.Estimator, Budget: p.Budget, Unit: p.Unit, Recoverable: p.Recoverable}
+			Estimator: p.Estimator, Budget: p.Budget, Unit: p.Unit, Recoverable: p.Recoverable,
+			Source: p.Source, RecoverNote: p.RecoverNote, UnitsPerToken: retention.UnitsPerToken(p.Unit)}
 		for _, d := range p.Params {
 			if d.Name == p.Budget {
 				info.DefaultBudget, _ = strconv.ParseInt(d.Default, 10, 64)
 			}
+			info.Params = append(info.Params, ParamInfo{Name: d.Name, Kind: d.Kind, Unit: d.Unit, Default: d.Default,
+				Min: d.Min, Max: d.Max, Choices: d.Choices, Off: d.Off, Doc: d.Doc})
 		}
 		out = append(out, info)
 	}

@@ -246,6 +246,29 @@ type PolicyInfo struct {
 	Unit          string `json:"unit"`
 	DefaultBudget int64  `json:"defaultBudget"`
 	Recoverable   string `json:"recoverable"`
+	// RecoverNote says how long the harness keeps its file; Source the
+	// code the policy follows.
+	RecoverNote string `json:"recoverNote"`
+	Source      string `json:"source"`
+	// UnitsPerToken maps the shared budget slider (tokens) to Budget's
+	// unit (0: it does not).
+	UnitsPerToken int64 `json:"unitsPerToken"`
+	// Params are the policy's parameters under the harness's own names.
+	Params []ParamInfo `json:"params"`
+}
+
+// ParamInfo declares one policy parameter: kind "int" (in Unit, Min..Max),
+// "bool" or "choice" (one of Choices); Off allows "off".
+type ParamInfo struct {
+	Name    string   `json:"name"`
+	Kind    string   `json:"kind"`
+	Unit    string   `json:"unit"`
+	Default string   `json:"default"`
+	Min     int64    `json:"min"`
+	Max     int64    `json:"max"`
+	Choices []string `json:"choices"`
+	Off     bool     `json:"off"`
+	Doc     string   `json:"doc"`
 }
 
 // Projection is the retention decision's outcome, as the window shows it.

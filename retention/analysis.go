@@ -514,6 +514,12 @@ func (a *Analysis) imageBlock(i int) Block {
 func (a *Analysis) Reprice(o Outcome) Tokens {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if len(o.Spans) == 0 && sameContent(o.Content, a.res.Content) {
+		// The original left in place: its price is in the tables already,
+		// so a 10 MB result is not tokenized again for every policy.
+		t, _ := a.original(int(^uint(0) >> 1))
+		return t
+	}
 	t := Tokens{Estimator: a.est.Name()}
 	src := map[int]int{} // content block -> original block, for images
 	for _, sp := range o.Spans {
@@ -555,4 +561,11 @@ func (a *Analysis) Reprice(o Outcome) Tokens {
 	}
 	t.Total = t.Text + t.Images + t.Notice
 	return t
+}
+
+// sameContent reports whether two content slices are the same slice: an
+// outcome that kept a result's own blocks, decided on another Analysis of
+// that result.
+func sameContent(x, y []Block) bool {
+	return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
 }

@@ -153,4 +153,7 @@ func ExamplePolicies() {
 	// dsh-bytes maxInlineBytes bytes 50000 dsh-meter file
 	// dsh-pruner thresholdChars code points 8192 dsh-meter none
 	// dsh-tokens maxInlineTokens tokens 12500 dsh-meter file
+	// gemini-cli truncateToolOutputThreshold characters 40000 utf16-units file
+	// goose LARGE_TEXT_THRESHOLD characters 200000 code-points file
+	// opencode maxBytes bytes 51200 utf8-bytes file
 }

@@ -51,6 +51,9 @@ type PolicyInfo struct {
 	Params []Param `json:"params"`
 	// Recoverable is RecoverFile or RecoverNone.
 	Recoverable string `json:"recoverable"`
+	// RecoverNote says how long the harness keeps that file, or where else
+	// the omitted parts survive ("" when there is nothing to add).
+	RecoverNote string `json:"recoverNote,omitempty"`
 	// Check, when set, validates the parameters together after each is
 	// valid alone; its error names them.
 	Check func(Settings) error `json:"-"`
@@ -196,6 +199,16 @@ func parseInt(raw string, d Param) (int64, error) {
 		return 0, fmt.Errorf("%q is out of range (want %d..%d %s)", raw, d.Min, d.Max, d.Unit)
 	}
 	return n, nil
+}
+
+// Values are every parameter's resolved value as text, by name: what a
+// decision used.
+func (s Settings) Values() map[string]string {
+	out := make(map[string]string, len(s.vals))
+	for k, v := range s.vals {
+		out[k] = v
+	}
+	return out
 }
 
 // Int is an int parameter's value (0 when off).

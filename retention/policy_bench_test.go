@@ -102,3 +102,43 @@ func BenchmarkDecidePolicies(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAllPoliciesAfterAnalysis is every registered policy, at its
+// harness's shipped settings, deciding on a warm Analysis of one 10 MB
+// result on its own estimator; /price adds pricing the outcome on the
+// o200k_base yardstick (Price), as a comparison column does.
+func BenchmarkAllPoliciesAfterAnalysis(b *testing.B) {
+	res := Result{Content: []Block{textBlock(benchText(10 << 20))}}
+	src := Analyses(res, "", AnalyseOptions{Call: Call{ToolName: "run_shell_command", Spill: SpillRef{Locator: "/spill/bench.txt"}}})
+	yard, err := src(EncodingO200k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, info := range Policies() {
+		pol := mustPolicy(b, info.Name)
+		s, err := info.Resolve(nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		a, err := src(info.Estimator)
+		if err != nil {
+			b.Fatal(err)
+		}
+		o := a.Run(pol, s) // the first decision builds what the policy keeps per Analysis
+		Price(o, yard)
+		b.Run(info.Name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if got := a.Run(pol, s); got.Status != o.Status {
+					b.Fatal(got.Status)
+				}
+			}
+		})
+		b.Run(info.Name+"/price", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Price(a.Run(pol, s), yard)
+			}
+		})
+	}
+}

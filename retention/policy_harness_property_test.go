@@ -246,7 +246,7 @@ var harnessVariants = []struct {
 
 // TestHarnessPolicyProperties: codex and claude-code on random results at
 // random settings keep their invariants, and a sweep equals single runs.
-func TestHarnessPolicyProperties(t *testing.T) {
+func TestCodexClaudePolicyProperties(t *testing.T) {
 	dir := t.TempDir()
 	images := []Block{writePNG(t, dir, 64, 64), writePNG(t, dir, 300, 200)}
 	r := rand.New(rand.NewSource(20260712))

@@ -57,6 +57,27 @@ func UseCountedTotal(o *retention.Outcome, r ResultRow) (seenLowerBound bool) {
 	return false
 }
 
+// AddOutcome counts one result's outcome into the row, with the index's
+// exact count of an original left in place (UseCountedTotal).
+func (row *SweepRow) AddOutcome(o *retention.Outcome, r ResultRow) {
+	if UseCountedTotal(o, r) {
+		row.InlineTokensLowerBound = true
+	}
+	row.Results++
+	switch o.Status {
+	case retention.StatusReplaced:
+		row.Replaced++
+	case retention.StatusNoticeOnly:
+		row.Replaced++
+		row.NoticeOnly++
+	case retention.StatusPreserved:
+		row.Preserved++
+	}
+	row.InlineTokens += int64(o.Tokens.Total)
+	row.OmittedImages += o.OmittedImages
+	row.OmittedBytes += o.OmittedBytes
+}
+
 // SweepOptions choose what a sweep covers and how it prices.
 type SweepOptions struct {
 	Filter ResultFilter
@@ -81,13 +102,38 @@ type SweepOptions struct {
 // and returns one row per budget in the order given. Results are read back
 // from their source files with images as stored attachment paths.
 func (d *DB) Sweep(ctx context.Context, budgets []int64, opts SweepOptions) ([]SweepRow, error) {
-	rows, err := d.Results(ctx, opts.Filter)
-	if err != nil {
-		return nil, err
-	}
 	out := make([]SweepRow, len(budgets))
 	for i, b := range budgets {
 		out[i].Budget = b
+	}
+	var mu sync.Mutex
+	err := d.eachResult(ctx, opts, func(r ResultRow, res retention.Result, route string) error {
+		outs, err := retention.Sweep(res, budgets, retention.Options{Policy: opts.Policy, Estimator: opts.Estimator, Route: route, ToolName: r.ToolName, ReadTools: opts.ReadTools})
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for i := range outs {
+			out[i].AddOutcome(&outs[i], r)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// eachResult reads every result opts selects back from its source, on
+// opts.Workers goroutines, and calls fn with it and the route it is priced
+// on; fn runs concurrently. A result that cannot be read back goes to
+// opts.Skipped; the first error fn returns is the sweep's error, naming the
+// result.
+func (d *DB) eachResult(ctx context.Context, opts SweepOptions, fn func(r ResultRow, res retention.Result, route string) error) error {
+	rows, err := d.Results(ctx, opts.Filter)
+	if err != nil {
+		return err
 	}
 	workers := opts.Workers
 	if workers <= 0 {
@@ -115,36 +161,13 @@ func (d *DB) Sweep(ctx context.Context, budgets []int64, opts SweepOptions) ([]S
 				if route == "" {
 					route = r.Route
 				}
-				outs, err := retention.Sweep(res, budgets, retention.Options{Policy: opts.Policy, Estimator: opts.Estimator, Route: route, ToolName: r.ToolName, ReadTools: opts.ReadTools})
-				mu.Lock()
-				if err != nil {
+				if err := fn(r, res, route); err != nil {
+					mu.Lock()
 					if firstErr == nil {
 						firstErr = fmt.Errorf("sessions: sweep result %d: %w", r.ID, err)
 					}
 					mu.Unlock()
-					continue
 				}
-				for i := range outs {
-					o := &outs[i]
-					if UseCountedTotal(o, r) {
-						out[i].InlineTokensLowerBound = true
-					}
-					row := &out[i]
-					row.Results++
-					switch o.Status {
-					case retention.StatusReplaced:
-						row.Replaced++
-					case retention.StatusNoticeOnly:
-						row.Replaced++
-						row.NoticeOnly++
-					case retention.StatusPreserved:
-						row.Preserved++
-					}
-					row.InlineTokens += int64(o.Tokens.Total)
-					row.OmittedImages += o.OmittedImages
-					row.OmittedBytes += o.OmittedBytes
-				}
-				mu.Unlock()
 			}
 		}()
 	}
@@ -157,7 +180,127 @@ func (d *DB) Sweep(ctx context.Context, budgets []int64, opts SweepOptions) ([]S
 	close(jobs)
 	wg.Wait()
 	if firstErr != nil {
-		return nil, firstErr
+		return firstErr
 	}
-	return out, ctx.Err()
+	return ctx.Err()
+}
+
+// SweepSpec is one series of a multi-policy sweep: a policy, its other
+// parameters under the harness's own names, and the budgets (in its unit)
+// it is decided at.
+type SweepSpec struct {
+	Policy  string
+	Params  retention.Params
+	Budgets []int64
+}
+
+// SeriesRow is a SweepRow on the policy's own estimator plus the one
+// yardstick: the same outcomes priced on the shared estimator, and what no
+// file keeps.
+type SeriesRow struct {
+	SweepRow
+	// YardstickTokens is what the model would see, on the yardstick.
+	YardstickTokens int64 `json:"yardstickTokens"`
+	// LostBytes, LostLines and LostImages are what is omitted and kept by
+	// no file: gone for good.
+	LostBytes  int64 `json:"lostBytes"`
+	LostLines  int64 `json:"lostLines"`
+	LostImages int   `json:"lostImages"`
+}
+
+// AddPriced counts one result's outcome and its pricing on the yardstick.
+func (row *SeriesRow) AddPriced(o *retention.Outcome, p retention.Priced, r ResultRow) {
+	row.AddOutcome(o, r)
+	row.YardstickTokens += int64(p.Yardstick.Total)
+	row.LostBytes += p.Lost.Bytes
+	row.LostLines += p.Lost.Lines
+	row.LostImages += p.Lost.Images
+}
+
+// YardstickPerRoute names the yardstick of a series over results whose
+// routes price text on different estimators (each result's route's).
+const YardstickPerRoute = "each route's"
+
+// SweepSeries is one policy's series.
+type SweepSeries struct {
+	Policy string `json:"policy"`
+	// Estimator is the policy's own, which InlineTokens use; Yardstick the
+	// shared one of YardstickTokens.
+	Estimator string      `json:"estimator"`
+	Yardstick string      `json:"yardstick"`
+	Rows      []SeriesRow `json:"rows"`
+}
+
+// SweepPolicies re-runs several policies on every selected result, each at
+// its own budgets, and returns one series per spec in the order given. Each
+// result is read once; each policy decides on the result's Analysis on its
+// own estimator, and every outcome is priced with retention.Price on the
+// yardstick (opts.Estimator, "" for each result's route's). opts.Policy is
+// not used.
+func (d *DB) SweepPolicies(ctx context.Context, specs []SweepSpec, opts SweepOptions) ([]SweepSeries, error) {
+	type prepared struct {
+		pol      retention.Policy
+		settings []retention.Settings
+	}
+	preps := make([]prepared, len(specs))
+	out := make([]SweepSeries, len(specs))
+	for i, sp := range specs {
+		pol, err := retention.LookupPolicy(sp.Policy)
+		if err != nil {
+			return nil, err
+		}
+		info := pol.Info()
+		preps[i].pol = pol
+		out[i] = SweepSeries{Policy: info.Name, Estimator: info.Estimator, Rows: make([]SeriesRow, len(sp.Budgets))}
+		for j, b := range sp.Budgets {
+			o := retention.Options{Policy: info.Name, Params: sp.Params}
+			_, s, err := o.Settings(&b)
+			if err != nil {
+				return nil, fmt.Errorf("sessions: sweep %s at %d: %w", info.Name, b, err)
+			}
+			preps[i].settings = append(preps[i].settings, s)
+			out[i].Rows[j].Budget = b
+		}
+	}
+	var mu sync.Mutex
+	err := d.eachResult(ctx, opts, func(r ResultRow, res retention.Result, route string) error {
+		src := retention.Analyses(res, route, retention.AnalyseOptions{Call: retention.Call{ToolName: r.ToolName}})
+		yard, err := src(opts.Estimator)
+		if err != nil {
+			return err
+		}
+		type counted struct {
+			o retention.Outcome
+			p retention.Priced
+		}
+		got := make([][]counted, len(preps))
+		for i, pr := range preps {
+			a, err := src(pr.pol.Info().Estimator)
+			if err != nil {
+				return err
+			}
+			for _, s := range pr.settings {
+				o := a.Run(pr.pol, s)
+				got[i] = append(got[i], counted{o, retention.Price(o, yard)})
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for i := range got {
+			switch name := yard.Estimator().Name(); out[i].Yardstick {
+			case "", name:
+				out[i].Yardstick = name
+			default:
+				out[i].Yardstick = YardstickPerRoute
+			}
+			for j := range got[i] {
+				out[i].Rows[j].AddPriced(&got[i][j].o, got[i][j].p, r)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }

@@ -43,6 +43,7 @@ func commands() map[string]command {
 		"index":     {"index agent session folders into the database", runIndex},
 		"harnesses": {"list the session formats this build reads and their default roots here", runHarnesses},
 		"sweep":     {"re-run retention on indexed results at many budgets", runSweep},
+		"compare":   {"run several retention policies on one result, priced on one yardstick", runCompare},
 		"sample":    {"write the bundled sample sessions (and benchmark corpora) to a folder", runSample},
 	}
 }

@@ -37,13 +37,17 @@ dsh-pruner (dsh's compaction pruner, thresholdChars in code points, 8192),
 codex (Codex CLI, budget limit in the mode's unit; --param mode=bytes|tokens,
 model=SLUG, tool_output_token_limit=N, history=true, mcp=true), claude-code
 (Claude Code, budget threshold in characters; --param tool=Bash|Grep|Read|mcp|
-other, content=string|array, mcp=error|truncate, MAX_MCP_OUTPUT_TOKENS=N).
+other, content=string|array, mcp=error|truncate, MAX_MCP_OUTPUT_TOKENS=N),
+opencode (maxBytes in bytes, 51200; maxLines, direction, task, form), goose
+(LARGE_TEXT_THRESHOLD in characters, 200000; era), gemini-cli
+(truncateToolOutputThreshold in characters, 40000; era, tools), and any other
+registered policy (spillscope compare -h lists them).
 --budget sets the policy's budget in its own unit, as --param under its own
 name does (limit=N, threshold=N); without it a dsh policy is off (status
 "disabled"), as an omitted dsh setting disables dsh's policy, while codex
 takes its model's catalogue limit and claude-code its shipped 50000.
---estimator: dsh-meter, o200k_base, cl100k_base or bytes4 (default: the
-route's).
+--estimator: any registered estimator (dsh-meter, o200k_base, cl100k_base,
+bytes4, utf8-bytes, code-points, utf16-units; default: the route's).
 
 --spill-path is the locator the notice names and --spill-hint the spill
 backend's retrieval hint (default: dsh-spill-local's). With --spill-dir,

@@ -30,6 +30,12 @@ export type RetainRequest = app.RetainRequest;
 export type Projection = app.Projection;
 export type SweepRequest = app.SweepRequest;
 export type SweepRow = app.SweepRow;
+export type ParamInfo = app.ParamInfo;
+export type CompareRequest = app.CompareRequest;
+export type CompareView = app.CompareView;
+export type CompareColumn = app.CompareColumn;
+export type SweepPoliciesRequest = app.SweepPoliciesRequest;
+export type SweepSeries = app.SweepSeries;
 export type LinkRow = app.LinkRow;
 export type LinkQuery = app.LinkQuery;
 export type IndexStatus = app.IndexStatus;
@@ -79,6 +85,10 @@ export interface Bridge {
   policies(): Promise<PolicyInfo[]>;
   retain(req: Partial<RetainRequest>): Promise<Projection>;
   sweep(req: Partial<SweepRequest>): Promise<SweepRow[]>;
+  /** compare runs several policies on one result, every column priced on one yardstick. */
+  compare(req: Partial<CompareRequest>): Promise<CompareView>;
+  /** sweepPolicies sweeps several policies over one scope: one series each. */
+  sweepPolicies(req: Partial<SweepPoliciesRequest>): Promise<SweepSeries[]>;
   listLinks(q: Partial<LinkQuery>): Promise<LinkPage>;
   checkLink(uri: string): Promise<LinkRow>;
   /** copyText puts text on the clipboard (what the pane shows: masked unless revealed). */
@@ -115,6 +125,14 @@ const direct: Bridge = {
     ),
   sweep: (req) =>
     RetentionSvc.Sweep(app.SweepRequest.createFrom({ resultId: 0, sessionId: 0, budgets: [], route: '', policy: '', estimator: '', ...req })),
+  compare: (req) =>
+    RetentionSvc.Compare(
+      app.CompareRequest.createFrom({ resultId: 0, json: '', columns: [], slider: null, route: '', estimator: '', toolName: '', ...req }),
+    ),
+  sweepPolicies: (req) =>
+    RetentionSvc.SweepPolicies(
+      app.SweepPoliciesRequest.createFrom({ resultId: 0, sessionId: 0, budgets: [], columns: [], route: '', estimator: '', ...req }),
+    ),
   listLinks: (q) => LinksSvc.List(app.LinkQuery.createFrom({ onlyHidden: false, limit: 0, offset: 0, ...q })),
   checkLink: (uri) => LinksSvc.Check(uri),
   copyText: async (text) => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { get } from 'svelte/store';
 import { checkJson, createResultStore, DEFAULT_BUDGET } from './result';
 import { deferred, detail, fakeBridge, projection } from '../test/fakeBridge';
-import type { FileSlice, Projection, RetainRequest } from '../bridge';
+import type { PolicyInfo, FileSlice, Projection, RetainRequest } from '../bridge';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -19,9 +19,9 @@ const routes = [
   { name: 'deepseek-v4.1', provider: 'deepseek', estimator: 'dsh-meter', hasImages: true, source: '', note: '', calculator: 'deepseek-v4.1' },
 ];
 const policies = [
-  { name: 'dsh-bytes', harness: 'dsh', version: 'up to 0.1.5', summary: '', estimator: 'dsh-meter', budget: 'maxInlineBytes', unit: 'bytes', defaultBudget: 50000, recoverable: 'file' },
-  { name: 'dsh-tokens', harness: 'dsh', version: '0.1.7+', summary: '', estimator: 'dsh-meter', budget: 'maxInlineTokens', unit: 'tokens', defaultBudget: 12500, recoverable: 'file' },
-];
+  { name: 'dsh-bytes', harness: 'dsh', version: 'up to 0.1.5', summary: '', estimator: 'dsh-meter', budget: 'maxInlineBytes', unit: 'bytes', defaultBudget: 50000, recoverable: 'file', recoverNote: '', source: '', unitsPerToken: 4, params: [] },
+  { name: 'dsh-tokens', harness: 'dsh', version: '0.1.7+', summary: '', estimator: 'dsh-meter', budget: 'maxInlineTokens', unit: 'tokens', defaultBudget: 12500, recoverable: 'file', recoverNote: '', source: '', unitsPerToken: 1, params: [] },
+] as unknown as PolicyInfo[];
 
 function slice(over: Partial<FileSlice>): FileSlice {
   const next = (over.offset ?? 0) + new TextEncoder().encode(over.text ?? '').length;

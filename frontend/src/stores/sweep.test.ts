@@ -74,4 +74,20 @@ describe('sweep store', () => {
     await s.run({ sessionId: 0, resultId: 0 });
     expect(get(s).rows).toMatchObject({ state: 'error', error: { message: 'app: not wired yet', notWired: true } });
   });
+
+  it('with policies, sweeps one series each over the same scope', async () => {
+    const series = [{ policy: 'opencode', estimator: 'utf8-bytes', yardstick: 'o200k_base', budgetParam: 'maxBytes', budgetUnit: 'bytes', rows: [] }];
+    const sweep = vi.fn(() => Promise.resolve([]));
+    const sweepPolicies = vi.fn(() => Promise.resolve(series));
+    const s = createSweepStore(fakeBridge({ sweep, sweepPolicies } as never));
+    s.setPolicies(' opencode, goose,,opencode ');
+    s.setScope('session');
+    await s.run({ sessionId: 4, resultId: 9 });
+    expect(sweep).not.toHaveBeenCalled();
+    expect(sweepPolicies).toHaveBeenCalledWith(expect.objectContaining({
+      sessionId: 4, resultId: 0, budgets: [2000, 5000, 12500, 25000, 50000],
+      columns: [{ policy: 'opencode', params: {} }, { policy: 'goose', params: {} }],
+    }));
+    expect(get(s).series).toEqual({ state: 'ready', value: series });
+  });
 });

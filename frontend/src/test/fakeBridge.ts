@@ -29,6 +29,8 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     policies: unset('policies'),
     retain: unset('retain'),
     sweep: unset('sweep'),
+    compare: unset('compare'),
+    sweepPolicies: unset('sweepPolicies'),
     listLinks: unset('listLinks'),
     checkLink: unset('checkLink'),
     copyText: unset('copyText'),

@@ -82,6 +82,204 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class LossFigures {
+	    bytes: number;
+	    lines: number;
+	    images: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new LossFigures(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.bytes = source["bytes"];
+	        this.lines = source["lines"];
+	        this.images = source["images"];
+	    }
+	}
+	export class TokenFigures {
+	    estimator: string;
+	    total: number;
+	    text: number;
+	    images: number;
+	    notice: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new TokenFigures(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.estimator = source["estimator"];
+	        this.total = source["total"];
+	        this.text = source["text"];
+	        this.images = source["images"];
+	        this.notice = source["notice"];
+	    }
+	}
+	export class CompareColumn {
+	    policy: string;
+	    harness: string;
+	    error: string;
+	    params: {[key: string]: string};
+	    budgetParam: string;
+	    budgetUnit: string;
+	    unitsPerToken: number;
+	    status: string;
+	    blocks: BlockView[];
+	    own: TokenFigures;
+	    yardstick: TokenFigures;
+	    originalTokens: number;
+	    originalTokensExact: boolean;
+	    omitted: LossFigures;
+	    lost: LossFigures;
+	    recoverable: LossFigures;
+	    locator: string;
+	    recoverNote: string;
+	    diagnostics: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new CompareColumn(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.policy = source["policy"];
+	        this.harness = source["harness"];
+	        this.error = source["error"];
+	        this.params = source["params"];
+	        this.budgetParam = source["budgetParam"];
+	        this.budgetUnit = source["budgetUnit"];
+	        this.unitsPerToken = source["unitsPerToken"];
+	        this.status = source["status"];
+	        this.blocks = this.convertValues(source["blocks"], BlockView);
+	        this.own = this.convertValues(source["own"], TokenFigures);
+	        this.yardstick = this.convertValues(source["yardstick"], TokenFigures);
+	        this.originalTokens = source["originalTokens"];
+	        this.originalTokensExact = source["originalTokensExact"];
+	        this.omitted = this.convertValues(source["omitted"], LossFigures);
+	        this.lost = this.convertValues(source["lost"], LossFigures);
+	        this.recoverable = this.convertValues(source["recoverable"], LossFigures);
+	        this.locator = source["locator"];
+	        this.recoverNote = source["recoverNote"];
+	        this.diagnostics = source["diagnostics"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class CompareColumnSpec {
+	    policy: string;
+	    params: {[key: string]: string};
+	
+	    static createFrom(source: any = {}) {
+	        return new CompareColumnSpec(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.policy = source["policy"];
+	        this.params = source["params"];
+	    }
+	}
+	export class CompareRequest {
+	    resultId: number;
+	    json: string;
+	    columns: CompareColumnSpec[];
+	    slider?: number;
+	    route: string;
+	    estimator: string;
+	    toolName: string;
+	    reveal: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new CompareRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resultId = source["resultId"];
+	        this.json = source["json"];
+	        this.columns = this.convertValues(source["columns"], CompareColumnSpec);
+	        this.slider = source["slider"];
+	        this.route = source["route"];
+	        this.estimator = source["estimator"];
+	        this.toolName = source["toolName"];
+	        this.reveal = source["reveal"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class CompareView {
+	    slider?: number;
+	    route: string;
+	    yardstick: string;
+	    harness: string;
+	    columns: CompareColumn[];
+	
+	    static createFrom(source: any = {}) {
+	        return new CompareView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.slider = source["slider"];
+	        this.route = source["route"];
+	        this.yardstick = source["yardstick"];
+	        this.harness = source["harness"];
+	        this.columns = this.convertValues(source["columns"], CompareColumn);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Defaults {
 	    budget: number;
 	    route: string;
@@ -396,6 +594,7 @@ export namespace app {
 	}
 	
 	
+	
 	export class PageQuery {
 	    offset: number;
 	    limit: number;
@@ -408,6 +607,34 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.offset = source["offset"];
 	        this.limit = source["limit"];
+	    }
+	}
+	export class ParamInfo {
+	    name: string;
+	    kind: string;
+	    unit: string;
+	    default: string;
+	    min: number;
+	    max: number;
+	    choices: string[];
+	    off: boolean;
+	    doc: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ParamInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	        this.unit = source["unit"];
+	        this.default = source["default"];
+	        this.min = source["min"];
+	        this.max = source["max"];
+	        this.choices = source["choices"];
+	        this.off = source["off"];
+	        this.doc = source["doc"];
 	    }
 	}
 	export class Place {
@@ -440,6 +667,10 @@ export namespace app {
 	    unit: string;
 	    defaultBudget: number;
 	    recoverable: string;
+	    recoverNote: string;
+	    source: string;
+	    unitsPerToken: number;
+	    params: ParamInfo[];
 	
 	    static createFrom(source: any = {}) {
 	        return new PolicyInfo(source);
@@ -456,27 +687,29 @@ export namespace app {
 	        this.unit = source["unit"];
 	        this.defaultBudget = source["defaultBudget"];
 	        this.recoverable = source["recoverable"];
-	    }
-	}
-	export class TokenFigures {
-	    estimator: string;
-	    total: number;
-	    text: number;
-	    images: number;
-	    notice: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new TokenFigures(source);
+	        this.recoverNote = source["recoverNote"];
+	        this.source = source["source"];
+	        this.unitsPerToken = source["unitsPerToken"];
+	        this.params = this.convertValues(source["params"], ParamInfo);
 	    }
 	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.estimator = source["estimator"];
-	        this.total = source["total"];
-	        this.text = source["text"];
-	        this.images = source["images"];
-	        this.notice = source["notice"];
-	    }
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Projection {
 	    status: string;
@@ -866,6 +1099,44 @@ export namespace app {
 	        this.limit = source["limit"];
 	    }
 	}
+	export class SeriesRow {
+	    slider: number;
+	    budget: number;
+	    results: number;
+	    replaced: number;
+	    noticeOnly: number;
+	    preserved: number;
+	    inlineTokens: number;
+	    omittedBytes: number;
+	    omittedImages: number;
+	    yardstickTokens: number;
+	    lostBytes: number;
+	    lostLines: number;
+	    lostImages: number;
+	    inlineTokensLowerBound: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SeriesRow(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.slider = source["slider"];
+	        this.budget = source["budget"];
+	        this.results = source["results"];
+	        this.replaced = source["replaced"];
+	        this.noticeOnly = source["noticeOnly"];
+	        this.preserved = source["preserved"];
+	        this.inlineTokens = source["inlineTokens"];
+	        this.omittedBytes = source["omittedBytes"];
+	        this.omittedImages = source["omittedImages"];
+	        this.yardstickTokens = source["yardstickTokens"];
+	        this.lostBytes = source["lostBytes"];
+	        this.lostLines = source["lostLines"];
+	        this.lostImages = source["lostImages"];
+	        this.inlineTokensLowerBound = source["inlineTokensLowerBound"];
+	    }
+	}
 	export class SessionPage {
 	    rows: SessionRow[];
 	    total: number;
@@ -1023,6 +1294,46 @@ export namespace app {
 	        this.reveal = source["reveal"];
 	    }
 	}
+	export class SweepPoliciesRequest {
+	    resultId: number;
+	    sessionId: number;
+	    budgets: number[];
+	    columns: CompareColumnSpec[];
+	    route: string;
+	    estimator: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SweepPoliciesRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resultId = source["resultId"];
+	        this.sessionId = source["sessionId"];
+	        this.budgets = source["budgets"];
+	        this.columns = this.convertValues(source["columns"], CompareColumnSpec);
+	        this.route = source["route"];
+	        this.estimator = source["estimator"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class SweepRequest {
 	    resultId: number;
 	    sessionId: number;
@@ -1072,6 +1383,46 @@ export namespace app {
 	        this.omittedImages = source["omittedImages"];
 	        this.inlineTokensLowerBound = source["inlineTokensLowerBound"];
 	    }
+	}
+	export class SweepSeries {
+	    policy: string;
+	    estimator: string;
+	    yardstick: string;
+	    budgetParam: string;
+	    budgetUnit: string;
+	    rows: SeriesRow[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SweepSeries(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.policy = source["policy"];
+	        this.estimator = source["estimator"];
+	        this.yardstick = source["yardstick"];
+	        this.budgetParam = source["budgetParam"];
+	        this.budgetUnit = source["budgetUnit"];
+	        this.rows = this.convertValues(source["rows"], SeriesRow);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }
