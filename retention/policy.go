@@ -383,6 +383,9 @@ type Outcome struct {
 	TailStart *Position `json:"tailStart,omitempty"`
 	Route     string    `json:"route"`
 	Estimator string    `json:"estimator"`
+	// plan is what a decision on a sketch kept (see Sketch), in place of
+	// the content it would have written.
+	plan *sketchPlan
 }
 
 // ValidateBudget checks a configured budget (a JSON number) and returns it

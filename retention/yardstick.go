@@ -61,6 +61,13 @@ func Price(o Outcome, yard *Analysis) Priced {
 // omittedLines counts the lines of the original text blocks that the
 // outcome's kept spans do not show whole.
 func (a *Analysis) omittedLines(o Outcome) int64 {
+	if a.sketch != nil {
+		if o.plan == nil {
+			a.sketchFail()
+			return 0
+		}
+		return a.sketchOmittedLines(o.plan)
+	}
 	kept := map[int][][2]int64{}
 	for _, sp := range o.Spans {
 		if sp.Kind == SpanKept && sp.Block >= 0 && sp.Block < len(a.blocks) && a.blocks[sp.Block].kind == TypeText {

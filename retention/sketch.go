@@ -1,0 +1,441 @@
+package retention
+
+import (
+	"math"
+	"sort"
+
+	"spillscope/retention/imagecost"
+)
+
+// A sketch is an Analysis built from a Summary instead of the text. Its
+// text blocks price prefixes and suffixes from the summary's tables, so the
+// policies that opt in (sketchPolicy) run their own code unchanged up to the
+// point where they would write content; there they price what they would
+// write from the same tables (sketchPrice). Whatever the tables do not
+// cover (a cut beyond the counted regions, two text blocks side by side, a
+// policy that writes content it cannot price) marks the sketch failed, and
+// the caller decides on the text instead.
+
+// sketchState is what a sketch carries besides the Analysis fields.
+type sketchState struct {
+	sum    *Summary
+	failed bool
+}
+
+// sketchPolicy marks a policy that decides correctly on a sketch.
+type sketchPolicy interface{ sketchable() }
+
+// sketchPlan is what a sketched cut kept: enough to price it on any sketch
+// of the same summary and to count the lines it leaves out.
+type sketchPlan struct {
+	r          retained
+	footer     string
+	noticeOnly bool
+}
+
+// Sketch returns an Analysis of the summarised result on est and the
+// summary's route, with the host's context call. It supports the summary's
+// own tokenizer and dsh's meter; another estimator is ErrNoSketch.
+func (s *Summary) Sketch(est Estimator, call Call) (*Analysis, error) {
+	rt, err := imagecost.Lookup(s.Route)
+	if err != nil {
+		return nil, err
+	}
+	name := est.Name()
+	tables := name == s.Estimator && s.Estimator != ""
+	if !tables && name != EstimatorMeter {
+		return nil, ErrNoSketch
+	}
+	if s.content == nil {
+		s.content = make([]Block, len(s.blocks))
+		for i, b := range s.blocks {
+			switch b.kind {
+			case sumText:
+				s.content[i].Type = TypeText
+			case sumImage:
+				s.content[i].Type = TypeImage
+			default:
+				s.content[i].Type = "other"
+			}
+		}
+	}
+	st := &sketchState{sum: s}
+	a := &Analysis{res: Result{Content: s.content}, est: est, route: rt, call: call, handle: DshHandleText, sketch: st, textBytes: s.TextBytes}
+	a.blocks = make([]blockInfo, len(s.blocks))
+	for i := range s.blocks {
+		sb := &s.blocks[i]
+		bi := &a.blocks[i]
+		switch sb.kind {
+		case sumText:
+			bi.kind, bi.n = TypeText, int(sb.bytes)
+			if tables {
+				if sb.tokens == nil {
+					return nil, ErrNoSketch
+				}
+				bi.cost = &sketchTokens{st: st, b: sb}
+			} else {
+				bi.cost = &sketchMeter{b: sb}
+			}
+		case sumImage:
+			a.images++
+			bi.kind = TypeImage
+			bi.readable = sb.readable
+			bi.img = ImageFacts{MediaType: sb.mediaType, Width: sb.imageWidth, Height: sb.imageHeight}
+			if !sb.readable {
+				a.unreadable = append(a.unreadable, "image block has no readable attachment path")
+			}
+			if sb.priced {
+				bi.priced = true
+				bi.price = ImagePrice{Visual: sb.visual, HandleTokens: sb.handleTokens}
+				if !tables {
+					bi.price.HandleTokens = meterPrice(sb.handleUnits)
+				}
+			} else {
+				a.unpriced = append(a.unpriced, "image block cannot be priced")
+			}
+		default:
+			if tables {
+				bi.structural, bi.structuralOK = sb.tokenStructural, sb.tokenStructuralOK
+			} else {
+				bi.structural, bi.structuralOK = sb.meterStructural, sb.meterStructuralOK
+			}
+			a.unsupported = append(a.unsupported, "block of another type")
+		}
+	}
+	return a, nil
+}
+
+// SketchFailed reports whether a decision on this sketch needed what its
+// summary does not hold; its outcomes are then not to be used.
+func (a *Analysis) SketchFailed() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.sketch != nil && a.sketch.failed
+}
+
+// IsSketch reports whether a was built from a summary.
+func (a *Analysis) IsSketch() bool { return a.sketch != nil }
+
+func (a *Analysis) sketchFail() {
+	if a.sketch != nil {
+		a.sketch.failed = true
+	}
+}
+
+// sketchTokens is a text block's TextCost from its token table.
+type sketchTokens struct {
+	st *sketchState
+	b  *sumBlock
+}
+
+func (c *sketchTokens) Total() int             { return c.b.tokens.total }
+func (c *sketchTokens) AtMost(int) (int, bool) { return c.b.tokens.total, true }
+
+func (c *sketchTokens) Prefix(budget int) (int, int) {
+	if c.b.tokens.total <= budget {
+		return int(c.b.bytes), c.b.tokens.total
+	}
+	return cutHead(c, budget)
+}
+
+func (c *sketchTokens) Suffix(budget, from int) (int, int) { return cutTail(c, budget, from) }
+
+func (c *sketchTokens) size() int              { return int(c.b.bytes) }
+func (c *sketchTokens) runeStart(pos int) bool { return c.b.widths.runeStart(int64(pos)) }
+func (c *sketchTokens) headRune(pos int) int   { return int(c.b.widths.runeIndex(int64(pos))) }
+func (c *sketchTokens) headOffset(k int) int   { return int(c.b.widths.offset(int64(k))) }
+func (c *sketchTokens) tailRune(pos int) int   { return c.headRune(pos) }
+func (c *sketchTokens) tailOffset(j int) int   { return c.headOffset(j) }
+
+func (c *sketchTokens) prefixCount(k int) int {
+	t := c.b.tokens
+	if int64(k) > t.kh || k < 0 {
+		c.st.failed = true
+		return math.MaxInt32
+	}
+	return int(t.p[k])
+}
+
+func (c *sketchTokens) suffixCount(j int) int {
+	t := c.b.tokens
+	if int64(j) < t.jt || int64(j) > c.b.runes {
+		c.st.failed = true
+		return math.MaxInt32
+	}
+	return int(t.s[int64(j)-t.jt])
+}
+
+// sketchMeter is a text block's TextCost on dsh's meter, from its widths:
+// meterText's walks over code points, done by arithmetic on the runs.
+type sketchMeter struct{ b *sumBlock }
+
+func (c *sketchMeter) Total() int             { return meterPrice(int(c.b.units)) }
+func (c *sketchMeter) AtMost(int) (int, bool) { return c.Total(), true }
+
+func (c *sketchMeter) Prefix(budget int) (int, int) {
+	limit := int64(budget-meterOverhead) * meterCharsPerToken
+	if limit <= 0 {
+		return 0, 0
+	}
+	w := &c.b.widths
+	k := w.maxRunesWithin(limit)
+	switch {
+	case k == c.b.runes:
+		if c.b.bytes == 0 {
+			return 0, 0
+		}
+		return int(c.b.bytes), meterPrice(int(c.b.units))
+	case k == 0:
+		return 0, 0
+	}
+	return int(w.offset(k)), meterPrice(int(w.unitsBefore(k)))
+}
+
+func (c *sketchMeter) Suffix(budget, from int) (int, int) {
+	limit := int64(budget-meterOverhead) * meterCharsPerToken
+	n := int(c.b.bytes)
+	if limit <= 0 || from >= n {
+		return n, 0
+	}
+	w := &c.b.widths
+	j := max(w.runeIndex(int64(from)), w.minRuneWithinSuffix(limit))
+	if j >= c.b.runes {
+		return n, 0
+	}
+	return int(w.offset(j)), meterPrice(int(c.b.units - w.unitsBefore(j)))
+}
+
+// An atom is part of a built text block: kept text of a block, bytes
+// [start, end), or a literal the policy writes.
+type atom struct {
+	block      int
+	start, end int
+	lit        string
+	isLit      bool
+}
+
+// sketchRuns lays a plan out as dshTokensCut lays out content: head, gap,
+// tail and notice, text merged until an image breaks it. It returns the
+// text runs and the images kept; the notice closes the last run.
+func (a *Analysis) sketchRuns(pl *sketchPlan) (runs [][]atom, images []int) {
+	var cur []atom
+	add := func(ps []piece) {
+		for _, p := range ps {
+			if p.image {
+				if cur != nil {
+					runs = append(runs, cur)
+					cur = nil
+				}
+				images = append(images, p.block)
+				continue
+			}
+			if p.start == p.end {
+				// An empty kept piece adds no text (dsh keeps "" too).
+				if cur == nil {
+					cur = []atom{}
+				}
+				continue
+			}
+			cur = append(cur, atom{block: p.block, start: p.start, end: p.end})
+		}
+	}
+	if pl.noticeOnly {
+		return [][]atom{{{lit: pl.footer, isLit: true}}}, nil
+	}
+	add(pl.r.head)
+	cur = append(cur, atom{lit: DshGap, isLit: true})
+	add(pl.r.tail)
+	cur = append(cur, atom{lit: noticeSep + pl.footer, isLit: true})
+	runs = append(runs, cur)
+	return runs, images
+}
+
+// sketchPrice prices a plan as priceBuilt prices the content it stands
+// for; lastRun is the price of the block that holds the notice.
+func (a *Analysis) sketchPrice(pl *sketchPlan) (t Tokens, lastRun, notice int) {
+	runs, images := a.sketchRuns(pl)
+	t.Estimator = a.est.Name()
+	for _, i := range images {
+		t.Images += a.blocks[i].price.Total()
+	}
+	for _, run := range runs {
+		lastRun = a.sketchRunTokens(run)
+		t.Total += lastRun
+	}
+	t.Total += t.Images
+	last := runs[len(runs)-1]
+	notice = a.est.Count(last[len(last)-1].lit)
+	t.Notice = min(notice, t.Total-t.Images)
+	t.Text = t.Total - t.Images - t.Notice
+	return t, lastRun, notice
+}
+
+// sketchRunTokens prices one built text block.
+func (a *Analysis) sketchRunTokens(run []atom) int {
+	if a.est.Name() == EstimatorMeter {
+		var units int64
+		for _, at := range run {
+			if at.isLit {
+				units += int64(utf16Len(at.lit))
+				continue
+			}
+			w := &a.sketch.sum.blocks[at.block].widths
+			units += w.unitsBefore(w.runeIndex(int64(at.end))) - w.unitsBefore(w.runeIndex(int64(at.start)))
+		}
+		return meterPrice(int(units))
+	}
+	// A tokenizer: the join of a head and the gap, and of the gap and a
+	// tail, each come from the tables; a piece boundary falls before the
+	// gap's "[" and before the notice's "(".
+	gap := -1
+	for i, at := range run {
+		if at.isLit && at.lit == DshGap {
+			gap = i
+		}
+	}
+	if gap < 0 {
+		switch {
+		case len(run) == 1 && run[0].isLit:
+			return a.est.Count(run[0].lit)
+		case len(run) == 1 && a.wholeText(run[0]):
+			return a.sumTokens(run[0].block).total
+		case len(run) == 2 && a.wholeText(run[0]) && a.noticeLit(run[1]):
+			return a.sumTokens(run[0].block).endNL + a.est.Count(run[1].lit[len(noticeSep):])
+		}
+		a.sketchFail()
+		return 0
+	}
+	n := 0
+	switch left := run[:gap]; {
+	case len(left) == 0:
+		n = a.est.Count(noticeSep)
+	case len(left) == 1 && !left[0].isLit && left[0].start == 0:
+		n = a.headNL(left[0])
+	default:
+		a.sketchFail()
+		return 0
+	}
+	switch right := run[gap+1:]; {
+	case len(right) == 0:
+		n += a.est.Count(dshGapRest)
+	case len(right) == 1 && right[0].isLit:
+		n += a.est.Count(dshGapRest + right[0].lit)
+	case !right[0].isLit && right[0].end == a.blocks[right[0].block].n && len(right) == 1:
+		n += a.gapTail(right[0], false)
+	case !right[0].isLit && right[0].end == a.blocks[right[0].block].n && len(right) == 2 && a.noticeLit(right[1]):
+		n += a.gapTail(right[0], true) + a.est.Count(right[1].lit[len(noticeSep):])
+	default:
+		a.sketchFail()
+		return 0
+	}
+	return n
+}
+
+func (a *Analysis) sumTokens(block int) *tokenTable { return a.sketch.sum.blocks[block].tokens }
+
+func (a *Analysis) wholeText(at atom) bool {
+	return !at.isLit && at.start == 0 && at.end == a.blocks[at.block].n
+}
+
+func (a *Analysis) noticeLit(at atom) bool {
+	return at.isLit && len(at.lit) > len(noticeSep) && at.lit[:len(noticeSep)] == noticeSep && at.lit[len(noticeSep)] == '('
+}
+
+// headNL is the price of a head (a prefix of its block) followed by "\n\n".
+func (a *Analysis) headNL(at atom) int {
+	sb := &a.sketch.sum.blocks[at.block]
+	t := sb.tokens
+	if int64(at.end) == sb.bytes {
+		return t.endNL
+	}
+	k := sb.widths.runeIndex(int64(at.end))
+	if k > t.kh {
+		a.sketchFail()
+		return 0
+	}
+	return int(t.hc[k])
+}
+
+// gapTail is the price of "[...]\n\n" followed by a tail (a suffix of its
+// block), and by the notice's "\n\n" when notice is set.
+func (a *Analysis) gapTail(at atom, notice bool) int {
+	sb := &a.sketch.sum.blocks[at.block]
+	t := sb.tokens
+	j := sb.widths.runeIndex(int64(at.start))
+	if j < t.jt {
+		a.sketchFail()
+		return 0
+	}
+	g := int(t.tg[j-t.jt])
+	if !notice {
+		return g
+	}
+	if e, ok := t.tge[j]; ok {
+		return int(e)
+	}
+	return g + t.endNL - t.total
+}
+
+// sketchReprice is Reprice of a sketched cut on this sketch: the plan
+// priced from this sketch's tables, the notice reported as Reprice reports
+// it (at most the price of the block that holds it).
+func (a *Analysis) sketchReprice(pl *sketchPlan) Tokens {
+	t, lastRun, notice := a.sketchPrice(pl)
+	t.Notice = min(notice, lastRun)
+	t.Text = t.Total - t.Images - t.Notice
+	return t
+}
+
+// sketchOmittedLines is omittedLines of a sketched cut: the lines of each
+// text block holding a byte outside what the plan kept.
+func (a *Analysis) sketchOmittedLines(pl *sketchPlan) int64 {
+	kept := map[int][][2]int64{}
+	for _, p := range append(append([]piece{}, pl.r.head...), pl.r.tail...) {
+		if !p.image {
+			kept[p.block] = append(kept[p.block], [2]int64{int64(p.start), int64(p.end)})
+		}
+	}
+	var n int64
+	for i := range a.sketch.sum.blocks {
+		sb := &a.sketch.sum.blocks[i]
+		if sb.kind != sumText || sb.bytes == 0 {
+			continue
+		}
+		n += linesOutsideAt(sb.bytes, sb.newlines, kept[i])
+	}
+	return n
+}
+
+// linesOutsideAt is linesOutside on a text known by its length and the
+// offsets of its line breaks.
+func linesOutsideAt(size int64, newlines []int64, kept [][2]int64) int64 {
+	before := func(x int64) int64 { // line breaks before byte x
+		return int64(sort.Search(len(newlines), func(i int) bool { return newlines[i] >= x }))
+	}
+	sort.Slice(kept, func(i, j int) bool { return kept[i][0] < kept[j][0] })
+	var gaps [][2]int64
+	var at int64
+	for _, k := range kept {
+		if k[0] > at {
+			gaps = append(gaps, [2]int64{at, k[0]})
+		}
+		at = max(at, k[1])
+	}
+	if at < size {
+		gaps = append(gaps, [2]int64{at, size})
+	}
+	var n int64
+	last := int64(-1)
+	for _, g := range gaps {
+		first := before(g[0])
+		line := before(g[1] - 1)
+		if first == last {
+			first++
+		}
+		if line >= first {
+			n += line - first + 1
+		}
+		last = line
+	}
+	return n
+}
