@@ -377,9 +377,10 @@ func (a *Analysis) Run(p Policy, s Settings) Outcome {
 		return Outcome{Policy: p.Info().Name, Diagnostics: []string{}}
 	}
 	o := p.Decide(a, s)
-	o.Policy = p.Info().Name
+	info := p.Info()
+	o.Policy = info.Name
 	if o.BudgetUnit == "" {
-		o.BudgetUnit = p.Info().Unit
+		o.BudgetUnit = info.Unit
 	}
 	if o.Diagnostics == nil {
 		o.Diagnostics = []string{}

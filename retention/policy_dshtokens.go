@@ -26,19 +26,29 @@ func init() { RegisterPolicy(dshTokens{}) }
 // sketchable: dshTokensCut prices its cut from a summary's tables.
 func (dshTokens) sketchable() {}
 
+// monotone: a result within budget (its whole price at most the budget,
+// every status before that test independent of the budget) stays within
+// any larger one.
+func (dshTokens) monotone() {}
+
+// dshTokensInfo is built once: a sweep asks for it at every decision.
+var dshTokensInfo = PolicyInfo{
+	Name: "dsh-tokens", Harness: "dsh", Version: "0.1.7+",
+	Summary:   "text and whole images share a token budget; head and tail around a [...] gap; the complete result (images as readable paths) in a spill file the notice names",
+	Source:    "knyazev741/deepseek-harness @ 8173fb8d: packages/spill/spill-policy/src/{index,retention,notice}.ts",
+	Estimator: EstimatorMeter, Budget: "maxInlineTokens", Unit: "tokens",
+	Params: []Param{{
+		Name: "maxInlineTokens", Kind: ParamInt, Unit: "tokens", Default: strconv.Itoa(DshTokensDefault),
+		Min: 0, Max: MaxBudget, Off: true,
+		Doc: "estimated token cap for retained text, images, image handle texts and notices; off disables retention",
+	}},
+	Recoverable: RecoverFile,
+}
+
 func (dshTokens) Info() PolicyInfo {
-	return PolicyInfo{
-		Name: "dsh-tokens", Harness: "dsh", Version: "0.1.7+",
-		Summary:   "text and whole images share a token budget; head and tail around a [...] gap; the complete result (images as readable paths) in a spill file the notice names",
-		Source:    "knyazev741/deepseek-harness @ 8173fb8d: packages/spill/spill-policy/src/{index,retention,notice}.ts",
-		Estimator: EstimatorMeter, Budget: "maxInlineTokens", Unit: "tokens",
-		Params: []Param{{
-			Name: "maxInlineTokens", Kind: ParamInt, Unit: "tokens", Default: strconv.Itoa(DshTokensDefault),
-			Min: 0, Max: MaxBudget, Off: true,
-			Doc: "estimated token cap for retained text, images, image handle texts and notices; off disables retention",
-		}},
-		Recoverable: RecoverFile,
-	}
+	info := dshTokensInfo
+	info.Params = append([]Param(nil), dshTokensInfo.Params...)
+	return info
 }
 
 func (dshTokens) Decide(a *Analysis, s Settings) Outcome {

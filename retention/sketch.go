@@ -3,6 +3,8 @@ package retention
 import (
 	"math"
 	"sort"
+	"strconv"
+	"strings"
 
 	"spillscope/retention/imagecost"
 )
@@ -69,12 +71,12 @@ func (s *Summary) Sketch(est Estimator, call Call) (*Analysis, error) {
 		case sumText:
 			bi.kind, bi.n = TypeText, int(sb.bytes)
 			if tables {
-				if sb.tokens == nil {
+				if !sb.hasTokens {
 					return nil, ErrNoSketch
 				}
 				bi.cost = &sketchTokens{st: st, b: sb}
 			} else {
-				bi.cost = &sketchMeter{b: sb}
+				bi.cost = &sketchMeter{st: st, b: sb}
 			}
 		case sumImage:
 			a.images++
@@ -122,23 +124,41 @@ func (a *Analysis) sketchFail() {
 	}
 }
 
+// load decodes the summary's tables for a cut; on failure the sketch is
+// failed and load reports false.
+func (st *sketchState) load() bool {
+	if err := st.sum.load(); err != nil {
+		st.failed = true
+		return false
+	}
+	return true
+}
+
 // sketchTokens is a text block's TextCost from its token table.
 type sketchTokens struct {
 	st *sketchState
 	b  *sumBlock
 }
 
-func (c *sketchTokens) Total() int             { return c.b.tokens.total }
-func (c *sketchTokens) AtMost(int) (int, bool) { return c.b.tokens.total, true }
+func (c *sketchTokens) Total() int             { return c.b.tokenTotal }
+func (c *sketchTokens) AtMost(int) (int, bool) { return c.b.tokenTotal, true }
 
 func (c *sketchTokens) Prefix(budget int) (int, int) {
-	if c.b.tokens.total <= budget {
-		return int(c.b.bytes), c.b.tokens.total
+	if c.b.tokenTotal <= budget {
+		return int(c.b.bytes), c.b.tokenTotal
+	}
+	if !c.st.load() {
+		return 0, 0
 	}
 	return cutHead(c, budget)
 }
 
-func (c *sketchTokens) Suffix(budget, from int) (int, int) { return cutTail(c, budget, from) }
+func (c *sketchTokens) Suffix(budget, from int) (int, int) {
+	if !c.st.load() {
+		return int(c.b.bytes), 0
+	}
+	return cutTail(c, budget, from)
+}
 
 func (c *sketchTokens) size() int              { return int(c.b.bytes) }
 func (c *sketchTokens) runeStart(pos int) bool { return c.b.widths.runeStart(int64(pos)) }
@@ -149,7 +169,7 @@ func (c *sketchTokens) tailOffset(j int) int   { return c.headOffset(j) }
 
 func (c *sketchTokens) prefixCount(k int) int {
 	t := c.b.tokens
-	if int64(k) > t.kh || k < 0 {
+	if int64(k) > t.kh || k < 0 || t.p[k] < 0 {
 		c.st.failed = true
 		return math.MaxInt32
 	}
@@ -158,7 +178,7 @@ func (c *sketchTokens) prefixCount(k int) int {
 
 func (c *sketchTokens) suffixCount(j int) int {
 	t := c.b.tokens
-	if int64(j) < t.jt || int64(j) > c.b.runes {
+	if int64(j) < t.jt || int64(j) > c.b.runes || t.s[int64(j)-t.jt] < 0 {
 		c.st.failed = true
 		return math.MaxInt32
 	}
@@ -167,14 +187,17 @@ func (c *sketchTokens) suffixCount(j int) int {
 
 // sketchMeter is a text block's TextCost on dsh's meter, from its widths:
 // meterText's walks over code points, done by arithmetic on the runs.
-type sketchMeter struct{ b *sumBlock }
+type sketchMeter struct {
+	st *sketchState
+	b  *sumBlock
+}
 
 func (c *sketchMeter) Total() int             { return meterPrice(int(c.b.units)) }
 func (c *sketchMeter) AtMost(int) (int, bool) { return c.Total(), true }
 
 func (c *sketchMeter) Prefix(budget int) (int, int) {
 	limit := int64(budget-meterOverhead) * meterCharsPerToken
-	if limit <= 0 {
+	if limit <= 0 || !c.st.load() {
 		return 0, 0
 	}
 	w := &c.b.widths
@@ -194,7 +217,7 @@ func (c *sketchMeter) Prefix(budget int) (int, int) {
 func (c *sketchMeter) Suffix(budget, from int) (int, int) {
 	limit := int64(budget-meterOverhead) * meterCharsPerToken
 	n := int(c.b.bytes)
-	if limit <= 0 || from >= n {
+	if limit <= 0 || from >= n || !c.st.load() {
 		return n, 0
 	}
 	w := &c.b.widths
@@ -206,13 +229,19 @@ func (c *sketchMeter) Suffix(budget, from int) (int, int) {
 }
 
 // An atom is part of a built text block: kept text of a block, bytes
-// [start, end), or a literal the policy writes.
+// [start, end), the gap, or the notice (after its "\n\n" when sep).
 type atom struct {
+	kind       uint8
 	block      int
 	start, end int
-	lit        string
-	isLit      bool
+	sep        bool
 }
+
+const (
+	atomText = iota
+	atomGap
+	atomNotice
+)
 
 // sketchRuns lays a plan out as dshTokensCut lays out content: head, gap,
 // tail and notice, text merged until an image breaks it. It returns the
@@ -236,16 +265,16 @@ func (a *Analysis) sketchRuns(pl *sketchPlan) (runs [][]atom, images []int) {
 				}
 				continue
 			}
-			cur = append(cur, atom{block: p.block, start: p.start, end: p.end})
+			cur = append(cur, atom{kind: atomText, block: p.block, start: p.start, end: p.end})
 		}
 	}
 	if pl.noticeOnly {
-		return [][]atom{{{lit: pl.footer, isLit: true}}}, nil
+		return [][]atom{{{kind: atomNotice}}}, nil
 	}
 	add(pl.r.head)
-	cur = append(cur, atom{lit: DshGap, isLit: true})
+	cur = append(cur, atom{kind: atomGap})
 	add(pl.r.tail)
-	cur = append(cur, atom{lit: noticeSep + pl.footer, isLit: true})
+	cur = append(cur, atom{kind: atomNotice, sep: true})
 	runs = append(runs, cur)
 	return runs, images
 }
@@ -253,34 +282,101 @@ func (a *Analysis) sketchRuns(pl *sketchPlan) (runs [][]atom, images []int) {
 // sketchPrice prices a plan as priceBuilt prices the content it stands
 // for; lastRun is the price of the block that holds the notice.
 func (a *Analysis) sketchPrice(pl *sketchPlan) (t Tokens, lastRun, notice int) {
+	a.sketch.load()
 	runs, images := a.sketchRuns(pl)
 	t.Estimator = a.est.Name()
 	for _, i := range images {
 		t.Images += a.blocks[i].price.Total()
 	}
+	footer := a.footerTokens(pl)
 	for _, run := range runs {
-		lastRun = a.sketchRunTokens(run)
+		lastRun = a.sketchRunTokens(pl, run, footer)
 		t.Total += lastRun
 	}
 	t.Total += t.Images
-	last := runs[len(runs)-1]
-	notice = a.est.Count(last[len(last)-1].lit)
+	notice = footer
+	if !pl.noticeOnly {
+		notice = a.sepTokens(noticeSep, pl)
+	}
 	t.Notice = min(notice, t.Total-t.Images)
 	t.Text = t.Total - t.Images - t.Notice
 	return t, lastRun, notice
 }
 
-// sketchRunTokens prices one built text block.
-func (a *Analysis) sketchRunTokens(run []atom) int {
-	if a.est.Name() == EstimatorMeter {
+// sepTokens prices lead followed by the plan's notice: on a tokenizer a
+// piece boundary falls before the notice's "(", so the two add up.
+func (a *Analysis) sepTokens(lead string, pl *sketchPlan) int {
+	if _, ok := a.est.(tiktokenEstimator); ok {
+		return a.est.Count(lead) + a.footerTokens(pl)
+	}
+	return a.est.Count(lead + pl.footer)
+}
+
+// footerTokens prices the plan's notice. On a tokenizer it is counted in
+// parts that always end pieces, "(Omitted ", the byte count's digits (in
+// groups of three, a piece each), and the rest, which depends only on the
+// image count and the spill reference, so a sweep counts the notice's text
+// once per result (TestFooterTokens compares it with counting the notice).
+func (a *Analysis) footerTokens(pl *sketchPlan) int {
+	te, ok := a.est.(tiktokenEstimator)
+	if !ok {
+		return a.est.Count(pl.footer)
+	}
+	m := te.m
+	ref := a.call.Spill.withDefaults()
+	k := pl.r.omittedImages
+	parts := a.derive("sketch/footer", func() any { return map[int][2]int{} }).(map[int][2]int)
+	c, ok := parts[k]
+	if !ok {
+		full := FormatSpillNotice(ExactOmission(0), ref, k)
+		lead := "(Omitted "
+		c = [2]int{m.count(lead), m.count(full[len(lead)+1:])}
+		if k > 0 {
+			// The image count's digits are priced apart too.
+			digits := strconv.Itoa(k)
+			rest := full[len(lead)+1:]
+			i := strings.Index(rest, " Omitted "+digits+" images.")
+			c[1] = m.count(rest[:i+len(" Omitted ")]) + m.count(rest[i+len(" Omitted ")+len(digits):])
+		}
+		parts[k] = c
+	}
+	n := c[0] + c[1] + digitTokens(m, strconv.FormatInt(pl.r.omittedBytes, 10))
+	if k > 0 {
+		n += digitTokens(m, strconv.Itoa(k))
+	}
+	return n
+}
+
+// digitTokens prices a run of digits as the split does: groups of three
+// from the left, a piece each.
+func digitTokens(m *model, digits string) int {
+	n := 0
+	for len(digits) > 3 {
+		n += m.pieceTokens(digits[:3])
+		digits = digits[3:]
+	}
+	return n + m.pieceTokens(digits)
+}
+
+// sketchRunTokens prices one built text block; footer is the notice's
+// price.
+func (a *Analysis) sketchRunTokens(pl *sketchPlan, run []atom, footer int) int {
+	if _, ok := a.est.(tiktokenEstimator); !ok {
+		// dsh's meter: one framing per block over its UTF-16 units.
 		var units int64
 		for _, at := range run {
-			if at.isLit {
-				units += int64(utf16Len(at.lit))
-				continue
+			switch at.kind {
+			case atomGap:
+				units += int64(utf16Len(DshGap))
+			case atomNotice:
+				units += int64(utf16Len(pl.footer))
+				if at.sep {
+					units += int64(len(noticeSep))
+				}
+			default:
+				w := &a.sketch.sum.blocks[at.block].widths
+				units += w.unitsBefore(w.runeIndex(int64(at.end))) - w.unitsBefore(w.runeIndex(int64(at.start)))
 			}
-			w := &a.sketch.sum.blocks[at.block].widths
-			units += w.unitsBefore(w.runeIndex(int64(at.end))) - w.unitsBefore(w.runeIndex(int64(at.start)))
 		}
 		return meterPrice(int(units))
 	}
@@ -289,18 +385,21 @@ func (a *Analysis) sketchRunTokens(run []atom) int {
 	// gap's "[" and before the notice's "(".
 	gap := -1
 	for i, at := range run {
-		if at.isLit && at.lit == DshGap {
+		if at.kind == atomGap {
 			gap = i
 		}
 	}
+	notice := func(at atom) bool { return at.kind == atomNotice && at.sep }
 	if gap < 0 {
 		switch {
-		case len(run) == 1 && run[0].isLit:
-			return a.est.Count(run[0].lit)
+		case len(run) == 1 && run[0].kind == atomNotice && !run[0].sep:
+			return footer
+		case len(run) == 1 && run[0].kind == atomNotice:
+			return a.est.Count(noticeSep) + footer
 		case len(run) == 1 && a.wholeText(run[0]):
-			return a.sumTokens(run[0].block).total
-		case len(run) == 2 && a.wholeText(run[0]) && a.noticeLit(run[1]):
-			return a.sumTokens(run[0].block).endNL + a.est.Count(run[1].lit[len(noticeSep):])
+			return a.sketch.sum.blocks[run[0].block].tokenTotal
+		case len(run) == 2 && a.wholeText(run[0]) && notice(run[1]):
+			return a.sumTokens(run[0].block).endNL + footer
 		}
 		a.sketchFail()
 		return 0
@@ -309,21 +408,22 @@ func (a *Analysis) sketchRunTokens(run []atom) int {
 	switch left := run[:gap]; {
 	case len(left) == 0:
 		n = a.est.Count(noticeSep)
-	case len(left) == 1 && !left[0].isLit && left[0].start == 0:
+	case len(left) == 1 && left[0].kind == atomText && left[0].start == 0:
 		n = a.headNL(left[0])
 	default:
 		a.sketchFail()
 		return 0
 	}
+	tail := func(at atom) bool { return at.kind == atomText && at.end == a.blocks[at.block].n }
 	switch right := run[gap+1:]; {
 	case len(right) == 0:
 		n += a.est.Count(dshGapRest)
-	case len(right) == 1 && right[0].isLit:
-		n += a.est.Count(dshGapRest + right[0].lit)
-	case !right[0].isLit && right[0].end == a.blocks[right[0].block].n && len(right) == 1:
+	case len(right) == 1 && notice(right[0]):
+		n += a.est.Count(dshGapRest+noticeSep) + footer
+	case len(right) == 1 && tail(right[0]):
 		n += a.gapTail(right[0], false)
-	case !right[0].isLit && right[0].end == a.blocks[right[0].block].n && len(right) == 2 && a.noticeLit(right[1]):
-		n += a.gapTail(right[0], true) + a.est.Count(right[1].lit[len(noticeSep):])
+	case len(right) == 2 && tail(right[0]) && notice(right[1]):
+		n += a.gapTail(right[0], true) + footer
 	default:
 		a.sketchFail()
 		return 0
@@ -334,11 +434,7 @@ func (a *Analysis) sketchRunTokens(run []atom) int {
 func (a *Analysis) sumTokens(block int) *tokenTable { return a.sketch.sum.blocks[block].tokens }
 
 func (a *Analysis) wholeText(at atom) bool {
-	return !at.isLit && at.start == 0 && at.end == a.blocks[at.block].n
-}
-
-func (a *Analysis) noticeLit(at atom) bool {
-	return at.isLit && len(at.lit) > len(noticeSep) && at.lit[:len(noticeSep)] == noticeSep && at.lit[len(noticeSep)] == '('
+	return at.kind == atomText && at.start == 0 && at.end == a.blocks[at.block].n
 }
 
 // headNL is the price of a head (a prefix of its block) followed by "\n\n".
@@ -349,7 +445,7 @@ func (a *Analysis) headNL(at atom) int {
 		return t.endNL
 	}
 	k := sb.widths.runeIndex(int64(at.end))
-	if k > t.kh {
+	if k > t.kh || t.hc[k] < 0 {
 		a.sketchFail()
 		return 0
 	}
@@ -362,7 +458,7 @@ func (a *Analysis) gapTail(at atom, notice bool) int {
 	sb := &a.sketch.sum.blocks[at.block]
 	t := sb.tokens
 	j := sb.widths.runeIndex(int64(at.start))
-	if j < t.jt {
+	if j < t.jt || t.tg[j-t.jt] < 0 {
 		a.sketchFail()
 		return 0
 	}
@@ -371,6 +467,10 @@ func (a *Analysis) gapTail(at atom, notice bool) int {
 		return g
 	}
 	if e, ok := t.tge[j]; ok {
+		if e < 0 {
+			a.sketchFail()
+			return 0
+		}
 		return int(e)
 	}
 	return g + t.endNL - t.total
@@ -389,6 +489,9 @@ func (a *Analysis) sketchReprice(pl *sketchPlan) Tokens {
 // sketchOmittedLines is omittedLines of a sketched cut: the lines of each
 // text block holding a byte outside what the plan kept.
 func (a *Analysis) sketchOmittedLines(pl *sketchPlan) int64 {
+	if !a.sketch.load() {
+		return 0
+	}
 	kept := map[int][][2]int64{}
 	for _, p := range append(append([]piece{}, pl.r.head...), pl.r.tail...) {
 		if !p.image {

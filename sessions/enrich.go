@@ -24,9 +24,9 @@ type EnrichOptions struct {
 }
 
 // Enrich runs the slow phases over results that lack them: token estimates
-// on each session's route, then the full-text index of redacted text. Both
-// are stored, so an unchanged result is never tokenised twice; the app is
-// usable while they run.
+// on each session's route, the full-text index of redacted text, then the
+// sweep summaries (Summarise). All are stored, so an unchanged result is
+// never tokenised twice; the app is usable while they run.
 func (d *DB) Enrich(ctx context.Context, opts EnrichOptions) error {
 	if err := d.EstimateTokens(ctx, opts); err != nil {
 		return err
@@ -34,7 +34,10 @@ func (d *DB) Enrich(ctx context.Context, opts EnrichOptions) error {
 	if opts.SkipSearch {
 		return nil
 	}
-	return d.IndexText(ctx, opts)
+	if err := d.IndexText(ctx, opts); err != nil {
+		return err
+	}
+	return d.Summarise(ctx, opts)
 }
 
 type todo struct {
@@ -58,8 +61,8 @@ FROM tool_results r JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id 
 WHERE r.fts_done = 0 ORDER BY r.file_id, r.src_offset`
 )
 
-func (d *DB) todos(ctx context.Context, query string) ([]todo, error) {
-	rows, err := d.db.QueryContext(ctx, query)
+func (d *DB) todos(ctx context.Context, query string, args ...any) ([]todo, error) {
+	rows, err := d.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("sessions: pending results: %w", err)
 	}

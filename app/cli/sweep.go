@@ -45,6 +45,7 @@ func runSweep(env Env, args []string) int {
 	estimator := fs.String("estimator", "", "text estimator: "+strings.Join(retention.EstimatorNames(), ", ")+" (default: each route's)")
 	dbPath := fs.String("db", "", "database file (default: the app's own)")
 	session := fs.String("session", "", "only this session id (the harness's id, subagents included)")
+	stats := fs.Bool("stats", false, "print how the results were decided (from their summaries or read back) to stderr")
 	fs.Usage = func() {
 		fmt.Fprintln(env.Stderr, "usage: spillscope sweep --budgets LIST [--policy P] [--estimator E] [--route R] [--db PATH] [--session ID]")
 		fmt.Fprintln(env.Stderr, "Re-runs retention on every indexed tool result at each budget; prints one JSON object per budget.")
@@ -93,7 +94,9 @@ func runSweep(env Env, args []string) int {
 	}
 	defer db.Close()
 	skipped := 0
+	var st sessions.SweepStats
 	rows, err := db.Sweep(context.Background(), budgets, sessions.SweepOptions{
+		Stats:     &st,
 		Filter:    sessions.ResultFilter{SessionID: *session},
 		Route:     *route,
 		Policy:    *policy,
@@ -114,6 +117,10 @@ func runSweep(env Env, args []string) int {
 	}
 	if skipped > 0 {
 		fmt.Fprintf(env.Stderr, "spillscope sweep: %d results could not be read back; run index again\n", skipped)
+	}
+	if *stats {
+		fmt.Fprintf(env.Stderr, "spillscope sweep: %d results: %d from their summaries, %d read back (%d without a summary, %d declined by theirs)\n",
+			st.Results, st.Summarised, st.NoSummary+st.Declined, st.NoSummary, st.Declined)
 	}
 	return exitOK
 }
