@@ -21,6 +21,8 @@ type EnrichOptions struct {
 	Progress func(Progress)
 	// SkipSearch leaves the full-text index alone (token estimates only).
 	SkipSearch bool
+	// SkipSummaries leaves the sweep summaries alone.
+	SkipSummaries bool
 }
 
 // Enrich runs the slow phases over results that lack them: token estimates
@@ -36,6 +38,9 @@ func (d *DB) Enrich(ctx context.Context, opts EnrichOptions) error {
 	}
 	if err := d.IndexText(ctx, opts); err != nil {
 		return err
+	}
+	if opts.SkipSummaries {
+		return nil
 	}
 	return d.Summarise(ctx, opts)
 }

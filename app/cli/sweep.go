@@ -46,9 +46,13 @@ func runSweep(env Env, args []string) int {
 	dbPath := fs.String("db", "", "database file (default: the app's own)")
 	session := fs.String("session", "", "only this session id (the harness's id, subagents included)")
 	stats := fs.Bool("stats", false, "print how the results were decided (from their summaries or read back) to stderr")
+	cutsFlag := fs.String("cuts", "", "print the results cut at this budget (one JSON object, the window's cut list) instead of the totals")
+	againstFlag := fs.String("against", "", "with --cuts: compare with this budget (what --cuts cuts that --against keeps first)")
 	fs.Usage = func() {
-		fmt.Fprintln(env.Stderr, "usage: spillscope sweep --budgets LIST [--policy P] [--estimator E] [--route R] [--db PATH] [--session ID]")
+		fmt.Fprintln(env.Stderr, "usage: spillscope sweep --budgets LIST [--policy P] [--estimator E] [--route R] [--db PATH] [--session ID] [--stats]")
+		fmt.Fprintln(env.Stderr, "       spillscope sweep --cuts B [--against A] [--policy P] [--estimator E] [--route R] [--db PATH] [--session ID]")
 		fmt.Fprintln(env.Stderr, "Re-runs retention on every indexed tool result at each budget; prints one JSON object per budget.")
+		fmt.Fprintln(env.Stderr, "With --cuts it prints the results cut at budget B instead, and with --against how each fares at A.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -61,10 +65,32 @@ func runSweep(env Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "spillscope sweep: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	budgets, err := parseBudgets(*budgetsFlag)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "spillscope sweep: %v\n", err)
+	var cuts, against *int64
+	for _, f := range []struct {
+		name, text string
+		dst        **int64
+	}{{"--cuts", *cutsFlag, &cuts}, {"--against", *againstFlag, &against}} {
+		if f.text == "" {
+			continue
+		}
+		b, err := parseBudgets(f.text)
+		if err != nil || len(b) != 1 {
+			fmt.Fprintf(env.Stderr, "spillscope sweep: %s wants one budget, not %q\n", f.name, f.text)
+			return exitUsage
+		}
+		*f.dst = &b[0]
+	}
+	if against != nil && cuts == nil {
+		fmt.Fprintln(env.Stderr, "spillscope sweep: --against needs --cuts")
 		return exitUsage
+	}
+	var budgets []int64
+	if cuts == nil || *budgetsFlag != "" {
+		var err error
+		if budgets, err = parseBudgets(*budgetsFlag); err != nil {
+			fmt.Fprintf(env.Stderr, "spillscope sweep: %v\n", err)
+			return exitUsage
+		}
 	}
 	if *route != "" {
 		if _, err := imagecost.Lookup(*route); err != nil {
@@ -95,7 +121,7 @@ func runSweep(env Env, args []string) int {
 	defer db.Close()
 	skipped := 0
 	var st sessions.SweepStats
-	rows, err := db.Sweep(context.Background(), budgets, sessions.SweepOptions{
+	opts := sessions.SweepOptions{
 		Stats:     &st,
 		Filter:    sessions.ResultFilter{SessionID: *session},
 		Route:     *route,
@@ -105,14 +131,27 @@ func runSweep(env Env, args []string) int {
 			skipped++
 			fmt.Fprintf(env.Stderr, "spillscope sweep: skipped %s line %d: %v\n", r.Path, r.Line, err)
 		},
-	})
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "spillscope sweep: %v\n", err)
-		return exitFail
 	}
-	for _, r := range rows {
-		if err := writeJSON(env.Stdout, r); err != nil {
+	if cuts != nil {
+		list, err := db.SweepCuts(context.Background(), sessions.CutsQuery{Policy: *policy, Budget: *cuts, Against: against}, opts)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "spillscope sweep: %v\n", err)
 			return exitFail
+		}
+		st = list.Stats
+		if err := writeJSON(env.Stdout, list); err != nil {
+			return exitFail
+		}
+	} else {
+		rows, err := db.Sweep(context.Background(), budgets, opts)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "spillscope sweep: %v\n", err)
+			return exitFail
+		}
+		for _, r := range rows {
+			if err := writeJSON(env.Stdout, r); err != nil {
+				return exitFail
+			}
 		}
 	}
 	if skipped > 0 {
