@@ -99,7 +99,7 @@ type storedSummary struct {
 // stored summary where it has one, in source order: one query, no more
 // than the sweep reads (the rest of a row is read where a result is read
 // back from its source).
-const sweepRows = `SELECT r.id, r.session_id, s.session_id, s.project, r.tool_name, s.route, r.est_tokens, r.content_sig,
+const sweepRows = `SELECT r.id, r.session_id, s.session_id, s.project, r.call_id, r.tool_name, r.spill_kind, r.spill_path, s.route, r.est_tokens, r.content_sig,
   m.content_sig, m.route, m.version, m.total, m.data
 FROM tool_results r JOIN sessions s ON s.id = r.session_id LEFT JOIN result_summaries m ON m.result_id = r.id
 WHERE (?1 = 0 OR r.session_id = ?1) AND (?2 = '' OR r.session_id IN (SELECT id FROM sessions WHERE session_id = ?2))
@@ -107,7 +107,8 @@ WHERE (?1 = 0 OR r.session_id = ?1) AND (?2 = '' OR r.session_id IN (SELECT id F
 ORDER BY r.session_id, r.src_offset, r.src_index`
 
 // eachSweepRow calls fn with every result f selects (the fields a sweep
-// reads: ids, project, tool, route, count and content signature) and its stored
+// reads: ids, project, call, tool, spill notice, route, count and content
+// signature) and its stored
 // summary row (zero when it has none). f's order and page are not used.
 func (d *DB) eachSweepRow(ctx context.Context, f ResultFilter, fn func(ResultRow, storedSummary)) error {
 	rows, err := d.db.QueryContext(ctx, sweepRows, f.SessionRowID, f.SessionID, f.OnlyNotices)
@@ -118,11 +119,14 @@ func (d *DB) eachSweepRow(ctx context.Context, f ResultFilter, fn func(ResultRow
 	for rows.Next() {
 		var r ResultRow
 		var est, total, version sql.NullInt64
-		var sig, route sql.NullString
+		var sig, route, kind, path sql.NullString
 		var s storedSummary
-		if err := rows.Scan(&r.ID, &r.SessionRowID, &r.SessionID, &r.Project, &r.ToolName, &r.Route, &est, &r.ContentSig,
+		if err := rows.Scan(&r.ID, &r.SessionRowID, &r.SessionID, &r.Project, &r.CallID, &r.ToolName, &kind, &path, &r.Route, &est, &r.ContentSig,
 			&sig, &route, &version, &total, &s.data); err != nil {
 			return fmt.Errorf("sessions: sweep rows: %w", err)
+		}
+		if kind.Valid {
+			r.Spill = &SpillNotice{Kind: kind.String, Path: path.String}
 		}
 		if est.Valid {
 			v := est.Int64

@@ -102,7 +102,9 @@ type SweepOptions struct {
 }
 
 // Sweep re-runs the retention decision on every selected result at each
-// budget and returns one row per budget in the order given. Each result is
+// budget and returns one row per budget in the order given. A result's
+// notice names the file a re-run of it names (ReviewLocator), as the
+// window's result view has it, so a result's figures are the same there. Each result is
 // decided from its sweep summary where it has a current one that can decide
 // it exactly, and otherwise read back from its source with images as stored
 // attachment paths and decided on its text (one retention.Sweep per result:
@@ -141,7 +143,7 @@ func (d *DB) Sweep(ctx context.Context, budgets []int64, opts SweepOptions) ([]S
 		if err != nil {
 			return false
 		}
-		sk, err := sum.Sketch(est, retention.Call{ToolName: r.ToolName, ReadTools: opts.ReadTools})
+		sk, err := sum.Sketch(est, retention.Call{ToolName: r.ToolName, ReadTools: opts.ReadTools, Spill: retention.SpillRef{Locator: ReviewLocator(r)}})
 		if err != nil {
 			return false
 		}
@@ -165,7 +167,7 @@ func (d *DB) Sweep(ctx context.Context, budgets []int64, opts SweepOptions) ([]S
 	}
 	exact := func(r ResultRow, res retention.Result, route string) error {
 		o := ro
-		o.Route, o.ToolName = route, r.ToolName
+		o.Route, o.ToolName, o.SpillPath = route, r.ToolName, ReviewLocator(r)
 		outs, err := retention.Sweep(res, budgets, o)
 		if err != nil {
 			return err
@@ -418,7 +420,7 @@ func (d *DB) SweepPolicies(ctx context.Context, specs []SweepSpec, opts SweepOpt
 			if a, ok := built[est.Name()]; ok {
 				return a, nil
 			}
-			a, err := sum.Sketch(est, retention.Call{ToolName: r.ToolName})
+			a, err := sum.Sketch(est, retention.Call{ToolName: r.ToolName, Spill: retention.SpillRef{Locator: ReviewLocator(r)}})
 			if err != nil {
 				return nil, err
 			}
@@ -433,7 +435,7 @@ func (d *DB) SweepPolicies(ctx context.Context, specs []SweepSpec, opts SweepOpt
 		return true
 	}
 	exact := func(r ResultRow, res retention.Result, route string) error {
-		got, yard, _, err := decide(retention.Analyses(res, route, retention.AnalyseOptions{Call: retention.Call{ToolName: r.ToolName}}))
+		got, yard, _, err := decide(retention.Analyses(res, route, retention.AnalyseOptions{Call: retention.Call{ToolName: r.ToolName, Spill: retention.SpillRef{Locator: ReviewLocator(r)}}}))
 		if err != nil {
 			return err
 		}

@@ -147,12 +147,14 @@ func NewCutDecider(q CutsQuery) (*CutDecider, error) {
 }
 
 // Call is the host's context a result is decided in: as Sweep gives it
-// (with the read tools) or as SweepPolicies does.
+// (with the read tools) or as SweepPolicies does, the notice naming the
+// re-run's file (ReviewLocator).
 func (c *CutDecider) Call(r ResultRow, readTools []string) retention.Call {
+	spill := retention.SpillRef{Locator: ReviewLocator(r)}
 	if c.q.Series {
-		return retention.Call{ToolName: r.ToolName}
+		return retention.Call{ToolName: r.ToolName, Spill: spill}
 	}
-	return retention.Call{ToolName: r.ToolName, ReadTools: readTools}
+	return retention.Call{ToolName: r.ToolName, ReadTools: readTools, Spill: spill}
 }
 
 // Row decides r on its Analyses (src; yardstick is the estimator its

@@ -31,6 +31,7 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     sweep: unset('sweep'),
     compare: unset('compare'),
     sweepPolicies: unset('sweepPolicies'),
+    sweepCuts: unset('sweepCuts'),
     listLinks: unset('listLinks'),
     checkLink: unset('checkLink'),
     copyText: unset('copyText'),
