@@ -397,6 +397,10 @@ export const en = {
     'missing-field': 'record has no "{field}"',
     'result-problem': 'tool result {callId}: {detail}',
     'bad-image': 'tool result {callId} image block {block}: {detail}',
+    'bad-record': '{where} is not a valid record: {error}',
+    'unknown-item-type': 'unknown content type "{type}": {count} items skipped, the first in {where}',
+    'orphan-result': 'tool result {callId} answers a call the session never made (its tool name is unknown)',
+    'not-a-source': 'not a {harness} source: {detail}',
   },
 } as const;
 

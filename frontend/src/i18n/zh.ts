@@ -395,5 +395,9 @@ export const zh: Messages = {
     'missing-field': '记录缺少 "{field}"',
     'result-problem': '工具结果 {callId}：{detail}',
     'bad-image': '工具结果 {callId} 的图片块 {block}：{detail}',
+    'bad-record': '{where} 不是有效的记录：{error}',
+    'unknown-item-type': '未知内容类型 "{type}"：跳过 {count} 项，第一项在 {where}',
+    'orphan-result': '工具结果 {callId} 对应的调用不在该会话中（工具名未知）',
+    'not-a-source': '不是 {harness} 的来源：{detail}',
   },
 };
