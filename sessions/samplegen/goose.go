@@ -65,8 +65,8 @@ func (w *gooseWriter) message(sid, role string, content ...obj) {
 	for i, c := range content {
 		items[i] = c
 	}
-	w.exec(`INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp, metadata_json) VALUES (?, ?, ?, ?, ?, ?)`,
-		"msg_"+randFrom(w.r, alnum, 20), sid, role, string(appendJSON(nil, items)), w.t.Unix(), `{"userVisible":true,"agentVisible":true}`)
+	w.exec(`INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp, timestamp, metadata_json) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		"msg_"+randFrom(w.r, alnum, 20), sid, role, string(appendJSON(nil, items)), w.t.Unix(), w.t.Format("2006-01-02 15:04:05"), `{"userVisible":true,"agentVisible":true}`)
 }
 
 // call records one model call in the usage ledger (input with the cache
