@@ -186,12 +186,14 @@ var torn = map[string]bool{}
 
 func init() { Register(testRetry{}) }
 
-func (testRetry) Name() string                                    { return harnessTestRetry }
-func (testRetry) Label() string                                   { return "Test retry" }
-func (testRetry) DefaultRoots(Env) []string                       { return nil }
-func (testRetry) Notices() []NoticeRule                           { return nil }
-func (testRetry) Locations(SessionRef) []Location                 { return nil }
-func (testRetry) SpillCandidates(n string, s SessionRef) []string { return []string{namedPath(n, s.Path)} }
+func (testRetry) Name() string                    { return harnessTestRetry }
+func (testRetry) Label() string                   { return "Test retry" }
+func (testRetry) DefaultRoots(Env) []string       { return nil }
+func (testRetry) Notices() []NoticeRule           { return nil }
+func (testRetry) Locations(SessionRef) []Location { return nil }
+func (testRetry) SpillCandidates(n string, s SessionRef) []string {
+	return []string{namedPath(n, s.Path)}
+}
 func (testRetry) Detect(p *Probe) Match {
 	if strings.HasSuffix(p.Base(), ".retrytest") {
 		return MatchPath
