@@ -3,6 +3,7 @@ package sessions
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"spillscope/internal/fixtures"
 	"spillscope/retention"
 	"spillscope/sessions/internal/readkit"
 )
@@ -247,5 +249,81 @@ func TestRetryKeepsStored(t *testing.T) {
 	}
 	if after := rowsOf(t, d, harnessTestRetry); after["c0"].ID != before["c0"].ID {
 		t.Errorf("id %d, was %d", after["c0"].ID, before["c0"].ID)
+	}
+}
+
+// TestKitHarnessesRealFixtures: every OpenCode and Copilot CLI result of the
+// shared fixtures reads back through its harness with the size the index
+// recorded and the tool name the raw files give its call (read here with
+// encoding/json).
+func TestKitHarnessesRealFixtures(t *testing.T) {
+	root := realRoot(t)
+	d := openTemp(t)
+	index(t, d, root)
+	want := map[string]string{}
+	filepath.WalkDir(root, func(path string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		switch {
+		case strings.HasPrefix(rel, "copilot/"):
+			b, _ := os.ReadFile(path)
+			for _, line := range strings.Split(string(b), "\n") {
+				var ev struct {
+					Type string `json:"type"`
+					Data struct {
+						ToolCallID string `json:"toolCallId"`
+						ToolName   string `json:"toolName"`
+					} `json:"data"`
+				}
+				if json.Unmarshal([]byte(line), &ev) == nil && ev.Type == "tool.execution_start" {
+					want[ev.Data.ToolCallID] = ev.Data.ToolName
+				}
+			}
+		case strings.HasPrefix(rel, "opencode/"):
+			var doc struct {
+				Messages []struct {
+					Parts []struct {
+						Type, CallID, Tool string
+					} `json:"parts"`
+				} `json:"messages"`
+			}
+			b, _ := os.ReadFile(path)
+			json.Unmarshal(b, &doc)
+			for _, m := range doc.Messages {
+				for _, p := range m.Parts {
+					if p.Type == "tool" {
+						want[p.CallID] = p.Tool
+					}
+				}
+			}
+		}
+		return nil
+	})
+	n := 0
+	for _, h := range []string{HarnessCopilot, HarnessOpenCode} {
+		for call, r := range rowsOf(t, d, h) {
+			n++
+			if r.ToolName != want[call] || r.ToolName == "" {
+				t.Errorf("%s %s: tool %q, the file says %q", h, call, r.ToolName, want[call])
+			}
+			_, res, err := d.LoadResult(t.Context(), r.ID)
+			if err != nil {
+				t.Errorf("%s %s: %v", h, call, err)
+				continue
+			}
+			var size int64
+			for _, b := range res.Content {
+				size += int64(len(b.Text))
+			}
+			if size != r.TextBytes {
+				t.Errorf("%s %s: read back %d bytes, indexed %d", h, call, size, r.TextBytes)
+			}
+		}
+	}
+	census := fixtures.CountReal(t, root)
+	if w := census.Harness[HarnessCopilot].ToolResults + census.Harness[HarnessOpenCode].ToolResults; n != w || n == 0 {
+		t.Errorf("%d results of the two harnesses, the fixtures hold %d", n, w)
 	}
 }
