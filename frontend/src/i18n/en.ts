@@ -68,6 +68,7 @@ export const en = {
     'gemini-cli': 'Gemini CLI',
     spillscope: 'Spillscope',
     opencode: 'OpenCode',
+    'copilot-cli': 'GitHub Copilot CLI',
     goose: 'goose',
   },
   index: {
@@ -292,10 +293,13 @@ export const en = {
   notices: {
     'claude-persisted-output': 'Claude Code <persisted-output>',
     'claude-mcp-saved': 'Claude Code MCP output saved',
-    opencode: 'OpenCode',
+    'opencode-truncate': 'OpenCode truncated output',
+    'opencode-shell-truncate': 'OpenCode shell output truncated',
     'gemini-cli': 'Gemini CLI',
     'gemini-cli-legacy': 'Gemini CLI (older)',
-    goose: 'goose',
+    'goose-large-response': 'goose large response',
+    'goose-saved-output': 'goose saved output',
+    'copilot-large-output': 'Copilot CLI output too large',
     spillscope: 'Spillscope',
   },
   sweep: {

@@ -68,6 +68,7 @@ export const zh: Messages = {
     'gemini-cli': 'Gemini CLI',
     spillscope: 'Spillscope',
     opencode: 'OpenCode',
+    'copilot-cli': 'GitHub Copilot CLI',
     goose: 'goose',
   },
   index: {
@@ -292,10 +293,13 @@ export const zh: Messages = {
   notices: {
     'claude-persisted-output': 'Claude Code <persisted-output>',
     'claude-mcp-saved': 'Claude Code MCP 输出已保存',
-    opencode: 'OpenCode',
+    'opencode-truncate': 'OpenCode 截断输出',
+    'opencode-shell-truncate': 'OpenCode shell 输出截断',
     'gemini-cli': 'Gemini CLI',
     'gemini-cli-legacy': 'Gemini CLI（旧版）',
-    goose: 'goose',
+    'goose-large-response': 'goose 大型响应',
+    'goose-saved-output': 'goose 已保存输出',
+    'copilot-large-output': 'Copilot CLI 输出过大',
     spillscope: 'Spillscope',
   },
   sweep: {

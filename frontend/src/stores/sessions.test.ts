@@ -145,15 +145,15 @@ describe('sessions store: indexing', () => {
 describe('sessions store: list and filters', () => {
   it('passes the harness filter to Go and learns harness names from rows', async () => {
     const listSessions = vi.fn((q: { harness?: string }) =>
-      Promise.resolve(q.harness === 'opencode' ? [] : [session({ harness: 'opencode' })]),
+      Promise.resolve(q.harness === 'future-harness' ? [] : [session({ harness: 'future-harness' })]),
     );
     const s = createSessionsStore(fakeBridge({ listSessions: listSessions as never, indexStatus: () => Promise.resolve(status()) }));
     await s.init();
-    expect(get(s).harnesses).toContain('opencode');
-    await s.setHarness('opencode');
-    expect(listSessions).toHaveBeenLastCalledWith({ harness: 'opencode', search: '', order: '' });
+    expect(get(s).harnesses).toContain('future-harness');
+    await s.setHarness('future-harness');
+    expect(listSessions).toHaveBeenLastCalledWith({ harness: 'future-harness', search: '', order: '' });
     expect(get(s).sessions).toEqual({ state: 'ready', value: [] });
-    expect(get(s).harnesses).toContain('opencode');
+    expect(get(s).harnesses).toContain('future-harness');
   });
 
   it('passes the order to Go and keeps it with the other filters', async () => {
