@@ -1,15 +1,11 @@
 package samplegen
 
 import (
-	"database/sql"
 	"encoding/base64"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
-	"strings"
 	"time"
-
-	_ "github.com/mattn/go-sqlite3" // the sqlite3 driver
 )
 
 // GooseSchema is goose's sessions.db as session_manager.rs's create_schema
@@ -44,18 +40,11 @@ const gooseLargeResponse = 200_000
 
 // gooseWriter fills one goose database.
 type gooseWriter struct {
-	g   *gen
-	db  *sql.DB
-	r   *rand.Rand
-	t   time.Time
-	c   *Counts
-	err error
-}
-
-func (w *gooseWriter) exec(q string, args ...any) {
-	if w.err == nil {
-		_, w.err = w.db.Exec(q, args...)
-	}
+	*sqlWriter
+	g *gen
+	r *rand.Rand
+	t time.Time
+	c *Counts
 }
 
 // message inserts one message as goose's insert_message does.
@@ -99,41 +88,21 @@ func gooseText(s string) obj { return o("type", "text", "text", s) }
 // call, a compaction call in the ledger, and the subagent session it
 // delegated to.
 func (g *gen) writeGooseDB(scale int) error {
-	path := filepath.Join(g.root, "goose", "sessions", "sessions.db")
-	if err := g.mkdir(path); err != nil {
-		return err
-	}
-	db, err := sql.Open("sqlite3", "file:"+path+"?_journal_mode=WAL&_foreign_keys=1")
-	if err != nil {
-		return fmt.Errorf("samplegen: %w", err)
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
 	var c Counts
 	c.Files = 1
-	w := &gooseWriter{g: g, db: db, c: &c}
-	for _, q := range strings.Split(GooseSchema, ";") {
-		if strings.TrimSpace(q) != "" {
-			w.exec(q)
+	err := g.writeDB(filepath.Join(g.root, "goose", "sessions", "sessions.db"), GooseSchema, func(sw *sqlWriter) error {
+		w := &gooseWriter{sqlWriter: sw, g: g, c: &c}
+		w.exec(`INSERT INTO schema_version (version, applied_at) VALUES (17, '2026-03-01 00:00:00')`)
+		for i := 0; i < scale && w.err == nil; i++ {
+			w.r = g.rng(9, i)
+			w.t = baseTime.Add(time.Duration(i)*24*time.Hour + 7*time.Hour)
+			if err := w.session(i); err != nil {
+				return err
+			}
 		}
-	}
-	w.exec(`INSERT INTO schema_version (version, applied_at) VALUES (17, '2026-03-01 00:00:00')`)
-	w.exec("BEGIN")
-	for i := 0; i < scale && w.err == nil; i++ {
-		w.r = g.rng(9, i)
-		w.t = baseTime.Add(time.Duration(i)*24*time.Hour + 7*time.Hour)
-		if err := w.session(i); err != nil {
-			return err
-		}
-	}
-	w.exec("COMMIT")
-	if w.err != nil {
-		return fmt.Errorf("samplegen: %s: %w", path, w.err)
-	}
-	if err := db.Close(); err != nil {
-		return fmt.Errorf("samplegen: %s: %w", path, err)
-	}
-	if err := g.recordFile(path); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	g.m.addHarness(HarnessGoose, c)

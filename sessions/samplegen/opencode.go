@@ -1,15 +1,12 @@
 package samplegen
 
 import (
-	"database/sql"
 	"encoding/base64"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"time"
-
-	_ "github.com/mattn/go-sqlite3" // the sqlite3 driver
 )
 
 // OpenCodeSchema is OpenCode's database as its drizzle definitions
@@ -51,19 +48,12 @@ func (ids *openCodeIDs) next(prefix string, t time.Time) string {
 
 // openCodeWriter fills one OpenCode database.
 type openCodeWriter struct {
+	*sqlWriter
 	g   *gen
-	db  *sql.DB
 	r   *rand.Rand
 	ids *openCodeIDs
 	t   time.Time
 	c   *Counts
-	err error
-}
-
-func (w *openCodeWriter) exec(q string, args ...any) {
-	if w.err == nil {
-		_, w.err = w.db.Exec(q, args...)
-	}
 }
 
 func (w *openCodeWriter) tick() int64 {
@@ -159,41 +149,21 @@ func truncatedOutput(full, path string) string {
 // still running, and the subagent session its task call started.
 func (g *gen) writeOpenCodeDB(scale int) error {
 	data := filepath.Join(g.root, "opencode")
-	path := filepath.Join(data, "opencode.db")
-	if err := g.mkdir(path); err != nil {
-		return err
-	}
-	db, err := sql.Open("sqlite3", "file:"+path+"?_journal_mode=WAL&_foreign_keys=1")
-	if err != nil {
-		return fmt.Errorf("samplegen: %w", err)
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
 	var c Counts
 	c.Files = 1
-	w := &openCodeWriter{g: g, db: db, c: &c}
-	for _, q := range strings.Split(OpenCodeSchema, ";") {
-		if strings.TrimSpace(q) != "" {
-			w.exec(q)
+	err := g.writeDB(filepath.Join(data, "opencode.db"), OpenCodeSchema, func(sw *sqlWriter) error {
+		w := &openCodeWriter{sqlWriter: sw, g: g, c: &c}
+		for i := 0; i < scale && w.err == nil; i++ {
+			w.r = g.rng(6, i)
+			w.ids = &openCodeIDs{r: w.r}
+			w.t = baseTime.Add(time.Duration(i)*24*time.Hour + 4*time.Hour)
+			if err := w.session(i, data); err != nil {
+				return err
+			}
 		}
-	}
-	w.exec("BEGIN")
-	for i := 0; i < scale && w.err == nil; i++ {
-		w.r = g.rng(6, i)
-		w.ids = &openCodeIDs{r: w.r}
-		w.t = baseTime.Add(time.Duration(i)*24*time.Hour + 4*time.Hour)
-		if err := w.session(i, data); err != nil {
-			return err
-		}
-	}
-	w.exec("COMMIT")
-	if w.err != nil {
-		return fmt.Errorf("samplegen: %s: %w", path, w.err)
-	}
-	if err := db.Close(); err != nil {
-		return fmt.Errorf("samplegen: %s: %w", path, err)
-	}
-	if err := g.recordFile(path); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	g.m.addHarness(HarnessOpenCode, c)
