@@ -98,7 +98,9 @@ func (copilotCLI) Read(ctx context.Context, src Source, p *Parsed) (ReadState, e
 			return nil
 		},
 		Result: func(r copilot.Result) error {
-			p.AddCall(r.CallID, r.Tool)
+			if r.Tool != "" { // an orphan teaches no name
+				p.AddCall(r.CallID, r.Tool)
+			}
 			t := ToolResult{CallID: r.CallID, ToolName: r.Tool, Time: kitTime(r.Time), IsError: r.IsError, Blocks: r.Blocks,
 				Arguments: r.Arguments, Line: r.Locator.Line, Locator: kitLocator(r.Locator, r.Locator.Offset, r.Locator.Length, 0)}
 			if r.Notice != nil {

@@ -167,7 +167,9 @@ func gooseHandler(p *Parsed, many bool) goose.Handler {
 	return goose.Handler{
 		Result: func(r goose.Result) error {
 			s := sess(r.SessionID)
-			p.AddCallIn(s, r.CallID, r.Tool)
+			if r.Tool != "" { // an orphan teaches no name
+				p.AddCallIn(s, r.CallID, r.Tool)
+			}
 			off := r.Locator.Offset
 			if r.Locator.Source == goose.SourceDB {
 				off = r.Row

@@ -199,7 +199,9 @@ func openCodeHandler(p *Parsed, many bool) opencode.Handler {
 			if call == "" {
 				call = r.PartID
 			}
-			p.AddCallIn(s, call, r.Tool)
+			if r.Tool != "" {
+				p.AddCallIn(s, call, r.Tool)
+			}
 			at := r.Ended
 			if at.IsZero() {
 				at = r.Started
