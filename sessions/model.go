@@ -1,7 +1,8 @@
 // Package sessions reads agent session folders into one shape and keeps
 // them in a SQLite index. Each session format is a Harness (harness.go) in
-// its own file, registered by name: Claude Code, Codex CLI, Gemini CLI and
-// this project's own retained records today. It is the only package that
+// its own file, registered by name: Claude Code, Codex CLI, Gemini CLI,
+// OpenCode, GitHub Copilot CLI, goose and this project's own retained
+// records today. It is the only package that
 // talks SQL. Session folders are only ever read; everything written goes to
 // the app's data directory, and a file a session names is opened only as
 // the file rule (access.go) allows.
@@ -85,7 +86,7 @@ type ToolResult struct {
 	Notice *SpillNotice `json:"notice,omitempty"`
 	// Arguments are the call's arguments as the harness recorded them, for
 	// readers of a pass; the index does not keep them (a command line can
-	// carry a credential, and nothing of a result's content is stored).
+	// carry a credential, and the index holds no content of a call).
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 }
 
