@@ -35,12 +35,27 @@ const (
 	// DiagBadImage: an image block whose bytes could not be stored.
 	// Params: callId, block, detail (English).
 	DiagBadImage = "bad-image"
+	// DiagBadRecord: a record (a line's event, a database row, a file of a
+	// storage folder) that is not of its format's shape. Params: where (the
+	// record, in English: "part prt_… (row 12)"), error (English).
+	DiagBadRecord = "bad-record"
+	// DiagUnknownItem: content items or parts of a type the reader does not
+	// know, one diagnostic per type and source. Params: type, count, where
+	// (the first, in English: "line 12", "row 40").
+	DiagUnknownItem = "unknown-item-type"
+	// DiagOrphanResult: a tool result whose call the session never made, so
+	// its tool name is unknown. Params: callId.
+	DiagOrphanResult = "orphan-result"
+	// DiagNotSource: a file its harness took for one of its sources (a
+	// database, an export document) that turned out not to be one. Params:
+	// harness (its label), detail (English).
+	DiagNotSource = "not-a-source"
 )
 
 // DiagCodes are every code this package writes; the window's catalogues
 // word each of them (frontend/src/i18n, section diagnostic).
 var DiagCodes = []string{DiagNotJSON, DiagNoType, DiagUnknownType, DiagNotASession, DiagUnreadable, DiagBadShape,
-	DiagMissingField, DiagResultProblem, DiagBadImage}
+	DiagMissingField, DiagResultProblem, DiagBadImage, DiagBadRecord, DiagUnknownItem, DiagOrphanResult, DiagNotSource}
 
 // diagText is a diagnostic's English message: the one place each code is
 // worded, so the CLI, the log and the window's fallback say the same.
@@ -67,6 +82,14 @@ func diagText(code string, p map[string]string) string {
 		return fmt.Sprintf("tool result %s: %s", p["callId"], p["detail"])
 	case DiagBadImage:
 		return fmt.Sprintf("tool result %s image block %s: %s", p["callId"], p["block"], p["detail"])
+	case DiagBadRecord:
+		return fmt.Sprintf("%s is not a valid record: %s", p["where"], p["error"])
+	case DiagUnknownItem:
+		return fmt.Sprintf("unknown content type %q: %s items skipped, the first in %s", p["type"], p["count"], p["where"])
+	case DiagOrphanResult:
+		return fmt.Sprintf("tool result %s answers a call the session never made (its tool name is unknown)", p["callId"])
+	case DiagNotSource:
+		return fmt.Sprintf("not a %s source: %s", p["harness"], p["detail"])
 	}
 	return code
 }
@@ -108,7 +131,13 @@ func mergeCount(d *Diagnostic, earlier Diagnostic) {
 	d.Params["count"] = strconv.Itoa(a + b)
 	if earlier.Line > 0 && (d.Line == 0 || earlier.Line < d.Line) {
 		d.Line = earlier.Line
-		d.Params["firstLine"] = strconv.FormatInt(earlier.Line, 10)
+		if _, ok := d.Params["firstLine"]; ok {
+			d.Params["firstLine"] = strconv.FormatInt(earlier.Line, 10)
+		}
+	}
+	if w, ok := earlier.Params["where"]; ok && w != "" {
+		// The earlier pass read the first one.
+		d.Params["where"] = w
 	}
 	d.Message = diagText(d.Code, d.Params)
 }
@@ -116,7 +145,7 @@ func mergeCount(d *Diagnostic, earlier Diagnostic) {
 // aggregated reports whether a diagnostic is one row per (file, code,
 // subject), merged across passes, and its subject.
 func aggregated(d Diagnostic) (string, bool) {
-	if d.Code == DiagUnknownType {
+	if d.Code == DiagUnknownType || d.Code == DiagUnknownItem {
 		return d.Params["type"], true
 	}
 	return "", false

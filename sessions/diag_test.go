@@ -55,6 +55,8 @@ func knownParam(code, name string) bool {
 		DiagNotJSON: {"start"}, DiagUnknownType: {"type", "count", "firstLine"}, DiagNotASession: {"harness", "lines"},
 		DiagUnreadable: {"error"}, DiagBadShape: {"part", "want"}, DiagMissingField: {"field"},
 		DiagResultProblem: {"callId", "detail"}, DiagBadImage: {"callId", "block", "detail"},
+		DiagBadRecord: {"where", "error"}, DiagUnknownItem: {"type", "count", "where"}, DiagOrphanResult: {"callId"},
+		DiagNotSource: {"harness", "detail"},
 	}
 	for _, p := range params[code] {
 		if p == name {

@@ -95,6 +95,33 @@ type ReadState struct {
 	// Cursor is where the next pass resumes, in the harness's own terms.
 	Cursor string
 	Mode   ReadMode
+	// Retry says the source changed under the pass (a database a writer
+	// opened while it was read), so what it read may be torn: the indexer
+	// keeps what earlier passes stored, writes nothing of this one, and
+	// reads the source again on the next pass from the same cursor.
+	Retry bool
+}
+
+// ChangeStamper is implemented by a harness whose sources change without
+// their own file changing: a SQLite database in WAL mode commits into
+// <db>-wal and touches the database file only at a checkpoint; a session
+// file of a storage folder stays as it is while its messages are written
+// beside it. The indexer compares the stamp, not the file's own size and
+// modification time, to tell a changed source, so a commit is a change.
+type ChangeStamper interface {
+	// ChangeStamp folds whatever else the source's content lives in into
+	// the file's size and modification time (Unix nanoseconds).
+	ChangeStamp(path string, size, mtime int64) (int64, int64)
+}
+
+// changeStamp is a source's stamp as its harness defines it.
+func changeStamp(harness, path string, size, mtime int64) (int64, int64) {
+	if h, ok := LookupHarness(harness); ok {
+		if cs, ok := h.(ChangeStamper); ok {
+			return cs.ChangeStamp(path, size, mtime)
+		}
+	}
+	return size, mtime
 }
 
 // Source is one file (or database) a harness reads, as the indexer found

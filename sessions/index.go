@@ -209,9 +209,12 @@ func (d *DB) Index(ctx context.Context, roots []string, opts IndexOptions) (Summ
 			c := candidate{path: path, root: root, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
 			// An unchanged file keeps the harness that read it: one stat, no
 			// read. Anything else is detected afresh.
-			if r, ok := prev[path]; ok && r.size == c.size && r.mtime == c.mtime {
-				if _, ok := LookupHarness(r.harness); ok {
-					c.harness = r.harness
+			if r, ok := prev[path]; ok {
+				if size, mtime := changeStamp(r.harness, path, c.size, c.mtime); r.size == size && r.mtime == mtime {
+					if _, ok := LookupHarness(r.harness); ok {
+						c.harness = r.harness
+						c.size, c.mtime = size, mtime
+					}
 				}
 			}
 			if c.harness == "" {
@@ -220,10 +223,11 @@ func (d *DB) Index(ctx context.Context, roots []string, opts IndexOptions) (Summ
 				}
 				rel, _ := filepath.Rel(root, path)
 				c.harness = detect(&Probe{Path: path, Rel: filepath.ToSlash(rel)})
-			}
-			if c.harness == "" {
-				d.markUnclaimed(path, c.size, c.mtime)
-				return nil
+				if c.harness == "" {
+					d.markUnclaimed(path, c.size, c.mtime)
+					return nil
+				}
+				c.size, c.mtime = changeStamp(c.harness, path, c.size, c.mtime)
 			}
 			seen[path] = true
 			cands = append(cands, c)
@@ -460,6 +464,11 @@ func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []
 	if err != nil {
 		return false, err
 	}
+	if st.Retry {
+		// Nothing of a torn read is kept; the stored row still has the
+		// earlier stamp, so the next pass reads the source again.
+		return false, nil
+	}
 	if src.Cursor == "" {
 		// Nothing of an earlier pass (or of another harness) carries over.
 		st.Mode = ReadAll
@@ -535,7 +544,7 @@ func (d *DB) processResult(r *ToolResult, c candidate, p *Parsed, roots []string
 		}
 		x.spill = resolveSpill(*r.Notice, ref, rule)
 	}
-	r.Blocks = nil
+	r.Blocks, r.Arguments = nil, nil
 	return x
 }
 
@@ -675,7 +684,7 @@ func (d *DB) writeFile(ctx context.Context, c candidate, prev *fileRow, st ReadS
 	if err != nil {
 		return fmt.Errorf("sessions: index %s: %w", c.path, err)
 	}
-	steps := []func(*Parsed, []resultExtra) error{w.sessions, w.calls, w.usage, w.results, w.diagnostics, w.sessionTotals}
+	steps := []func(*Parsed, []resultExtra) error{w.sessions, w.calls, w.usage, w.compactions, w.results, w.diagnostics, w.sessionTotals}
 	for _, step := range steps {
 		if err := step(p, extras); err != nil {
 			return fmt.Errorf("sessions: index %s: %w", c.path, err)
@@ -704,6 +713,8 @@ type fileWriter struct {
 	byID    map[string]int64
 	used    map[int64]bool
 	routes  map[int64]string
+	// whole are the session rows a ReadChanged pass read whole.
+	whole map[int64]bool
 }
 
 type storedSession struct {
@@ -757,6 +768,22 @@ func (w *fileWriter) sessions(p *Parsed, _ []resultExtra) error {
 		}
 		if _, _, err := w.upsertSession(find(o.ID), o); err != nil {
 			return err
+		}
+	}
+	for _, id := range p.Gone {
+		// Its results, calls, usage and compactions go with it (cascade).
+		if s := find(id); s != nil && !w.used[s.row] {
+			if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM sessions WHERE id = ?`, s.row); err != nil {
+				return err
+			}
+		}
+	}
+	w.whole = map[int64]bool{}
+	if w.mode == ReadChanged {
+		for _, id := range p.Whole {
+			if row, ok := w.byID[id]; ok {
+				w.whole[row] = true
+			}
 		}
 	}
 	if w.mode != ReadAll {
@@ -854,6 +881,11 @@ const fileSessions = `session_id IN (SELECT id FROM sessions WHERE file_id = ?)`
 func (w *fileWriter) calls(p *Parsed, _ []resultExtra) error {
 	if w.mode == ReadAll {
 		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM tool_calls WHERE `+fileSessions, w.fileID); err != nil {
+			return fmt.Errorf("tool calls: %w", err)
+		}
+	}
+	for row := range w.whole {
+		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM tool_calls WHERE session_id = ?`, row); err != nil {
 			return fmt.Errorf("tool calls: %w", err)
 		}
 	}
@@ -1014,12 +1046,35 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...
 			}
 		}
 	}
-	if w.mode != ReadAll {
-		return nil
+	for key, s := range stored {
+		// What a whole read did not report again is gone: every stored
+		// result after a ReadAll, those of the sessions read whole after a
+		// ReadChanged.
+		if w.mode == ReadAll || w.whole[key.session] {
+			if err := w.sc.exec(`DELETE FROM tool_results WHERE id = ?`, s.id); err != nil {
+				return err
+			}
+		}
 	}
-	for _, s := range stored {
-		if err := w.sc.exec(`DELETE FROM tool_results WHERE id = ?`, s.id); err != nil {
+	return nil
+}
+
+// compactions stores the pass's compaction events; a wholly re-read
+// source's are replaced.
+func (w *fileWriter) compactions(p *Parsed, _ []resultExtra) error {
+	if w.mode == ReadAll {
+		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM compactions WHERE `+fileSessions, w.fileID); err != nil {
+			return fmt.Errorf("compactions: %w", err)
+		}
+	}
+	for _, c := range p.Compactions {
+		row, _, err := w.sessionRow(c.Session)
+		if err != nil {
 			return err
+		}
+		if err := w.sc.exec(`INSERT OR REPLACE INTO compactions (session_id, key, kind, at, line, tokens_before, tokens_after) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			row, c.Key, c.Kind, c.Time, c.Line, c.Before, c.After); err != nil {
+			return fmt.Errorf("compaction: %w", err)
 		}
 	}
 	return nil

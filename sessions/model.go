@@ -1,13 +1,15 @@
 // Package sessions reads agent session folders into one shape and keeps
 // them in a SQLite index. Each session format is a Harness (harness.go) in
-// its own file, registered by name: Claude Code, Codex CLI, Gemini CLI and
-// this project's own retained records today. It is the only package that
+// its own file, registered by name: Claude Code, Codex CLI, Gemini CLI,
+// OpenCode, GitHub Copilot CLI, goose and this project's own retained
+// records today. It is the only package that
 // talks SQL. Session folders are only ever read; everything written goes to
 // the app's data directory, and a file a session names is opened only as
 // the file rule (access.go) allows.
 package sessions
 
 import (
+	"encoding/json"
 	"errors"
 
 	"spillscope/retention"
@@ -82,6 +84,32 @@ type ToolResult struct {
 	Blocks []retention.Block `json:"blocks,omitempty"`
 	// Notice is the spill notice found in the text, if any.
 	Notice *SpillNotice `json:"notice,omitempty"`
+	// Arguments are the call's arguments as the harness recorded them, for
+	// readers of a pass; the index does not keep them (a command line can
+	// carry a credential, and the index holds no content of a call).
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+}
+
+// Compaction is a point where a harness compacted a session's context
+// (summarised it, or dropped its oldest messages), as the harness recorded
+// it.
+type Compaction struct {
+	// Session is the harness session id for a source that holds many; ""
+	// is the source's own.
+	Session string `json:"session,omitempty"`
+	// Key tells one session's compactions apart across passes (a record's
+	// id, or its line).
+	Key string `json:"key"`
+	// Kind is the harness's own name for the event ("compaction",
+	// "summary", "truncation").
+	Kind string `json:"kind"`
+	Time string `json:"time,omitempty"`
+	// Line is the 1-based line of the record, 0 for a database row.
+	Line int64 `json:"line,omitempty"`
+	// Before and After are the context's tokens either side, when the
+	// harness records them.
+	Before int64 `json:"before,omitempty"`
+	After  int64 `json:"after,omitempty"`
 }
 
 // Diagnostic is something wrong with the input, with where it was: a
@@ -107,6 +135,14 @@ type Parsed struct {
 	// turned out not to be one at all (kept, with one diagnostic), or a
 	// database whose sessions are all in Others.
 	NotSession bool
+	// Whole names sessions a ReadChanged pass read whole (the harness found
+	// rows of theirs gone, or rewritten): their stored results and calls
+	// that this pass did not report are gone from the source. Their usage
+	// stays: a call's usage is recorded once, by its own key.
+	Whole []string
+	// Gone names sessions removed from the source since the cursor's pass;
+	// they leave the index with everything they held.
+	Gone []string
 	// Calls maps call ids to tool names seen in this pass, per session
 	// ("" is the source's own).
 	Calls map[string]map[string]string
@@ -116,10 +152,12 @@ type Parsed struct {
 	Results  []ToolResult
 	OnResult func(*ToolResult)
 	// Usage holds records keyed for deduplication, last wins.
-	Usage     []Usage
-	Diags     []Diagnostic
-	usageSeen map[[2]string]int
-	skipped   map[string]int
+	Usage []Usage
+	// Compactions holds the compaction events read, in source order.
+	Compactions []Compaction
+	Diags       []Diagnostic
+	usageSeen   map[[2]string]int
+	skipped     map[string]int
 	// lines and records count non-blank lines and those that were records
 	// of the format (for telling a file that is not a session at all).
 	lines, records int
@@ -158,6 +196,9 @@ func (p *Parsed) AddCallIn(session, id, name string) {
 	}
 	m[id] = name
 }
+
+// AddCompaction records a compaction event.
+func (p *Parsed) AddCompaction(c Compaction) { p.Compactions = append(p.Compactions, c) }
 
 // AddSession declares one more session of a source that holds many.
 func (p *Parsed) AddSession(s SessionInfo) { p.Others = append(p.Others, s) }

@@ -3,6 +3,8 @@ package sessions
 import (
 	"fmt"
 	"strconv"
+
+	"spillscope/sessions/internal/readkit"
 )
 
 // scanLine is the envelope check every JSONL reader (Claude Code, Codex)
@@ -73,8 +75,5 @@ func resultProblems(p *Parsed, line int64, callID string, problems []string) {
 // Claude reports them. A cached count above the input is held to the input,
 // so neither part goes negative.
 func splitCached(in, cached int64) (fresh, read int64) {
-	if cached > in {
-		cached = in
-	}
-	return in - cached, cached
+	return readkit.Uncached(in, cached, 0), min(cached, max(in, 0))
 }

@@ -91,9 +91,14 @@ func TestIndexSampleCorpus(t *testing.T) {
 		for _, s := range ss {
 			rel, _ := filepath.Rel(dir, s.File)
 			byPath[filepath.ToSlash(rel)] = s
+			// A database holds many sessions in one file.
+			byPath[filepath.ToSlash(rel)+"#"+s.SessionID] = s
 		}
 		for _, su := range m.SessionUsage {
-			s, ok := byPath[su.Path]
+			s, ok := byPath[su.Path+"#"+su.SessionID]
+			if !ok {
+				s, ok = byPath[su.Path]
+			}
 			if !ok {
 				t.Errorf("%s not indexed", su.Path)
 				continue
@@ -103,6 +108,14 @@ func TestIndexSampleCorpus(t *testing.T) {
 			switch su.Harness {
 			case "claude", HarnessClaude:
 				want = Usage{Input: u.InputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens, Output: u.OutputTokens}
+			case samplegen.HarnessOpenCode:
+				// OpenCode records input without the cache already.
+				want = Usage{Input: u.InputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens, Output: u.OutputTokens,
+					Reasoning: u.ReasoningOutputTokens}
+			case samplegen.HarnessCopilot, samplegen.HarnessGoose:
+				// Their input counts hold the cache reads and writes.
+				want = Usage{Input: u.InputTokens - u.CacheReadInputTokens - u.CacheCreationInputTokens, CacheRead: u.CacheReadInputTokens,
+					CacheWrite: u.CacheCreationInputTokens, Output: u.OutputTokens, Reasoning: u.ReasoningOutputTokens}
 			default:
 				want = Usage{Input: u.InputTokens - u.CachedInputTokens, CacheRead: u.CachedInputTokens, Output: u.OutputTokens, Reasoning: u.ReasoningOutputTokens}
 			}

@@ -342,7 +342,13 @@ func TestDetectIsPositive(t *testing.T) {
 		{"dsh log", "dsh/--p--/s/session.jsonl", `{"type":"session","version":0,"id":"s","createdAt":1,"cwd":"/w","delegationDepth":0}` + "\n" +
 			`{"type":"user/message","data":{"message":{"role":"user","content":[]}},"surfaceOp":"append"}` + "\n", ""},
 		{"dsh replay", "dsh/x/child.replay.jsonl", `{"type":"session","version":0,"id":"c","createdAt":2,"delegationDepth":1}` + "\n", ""},
-		{"copilot events", "copilot/session-state/u/events.jsonl", `{"type":"session.start","data":{"sessionId":"u"},"id":"e1","timestamp":"t","parentId":null}` + "\n", ""},
+		{"copilot events in its layout", "copilot/session-state/u/events.jsonl", `{"type":"session.start","data":{"sessionId":"u"},"id":"e1","timestamp":"t","parentId":null}` + "\n", HarnessCopilot},
+		{"copilot-shaped start elsewhere, not the agent's", "misc/u/events.jsonl", `{"type":"session.start","data":{"sessionId":"u"},"id":"e1","timestamp":"t","parentId":null}` + "\n", ""},
+		{"copilot agent log elsewhere", "misc/v/log.jsonl", `{"type":"session.start","data":{"sessionId":"v","producer":"copilot-agent"},"id":"e1"}` + "\n", HarnessCopilot},
+		{"goose legacy session", "goose/sessions/20250101_1.jsonl", `{"working_dir":"/w","description":"d","message_count":0}` + "\n", HarnessGoose},
+		{"goose-shaped message", "misc/m.jsonl", `{"role":"user","created":1,"content":[]}` + "\n", HarnessGoose},
+		{"opencode export", "opencode/export/ses_2.json", `{"info":{"id":"ses_2","directory":"/w","version":"1.2.27"},"messages":[]}`, HarnessOpenCode},
+		{"opencode storage session", "opencode/storage/session/p1/ses_3.json", `{"id":"ses_3"}`, HarnessOpenCode},
 		{"gemini jsonl", "gemini/tmp/h/chats/session-1.jsonl", `{"sessionId":"g","projectHash":"h","startTime":"t","lastUpdated":"t","kind":"main"}` + "\n" +
 			`{"id":"m1","timestamp":"t","type":"user","content":[{"text":"hi"}]}` + "\n", ""},
 		{"opencode export", "opencode/export/ses_1.json", `{"info":{"id":"ses_1"},"messages":[]}`, ""},
@@ -357,6 +363,9 @@ func TestDetectIsPositive(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := filepath.Join(dir, filepath.FromSlash(tt.rel))
 			writeFile(t, p, tt.content)
+			if strings.Contains(tt.rel, "/storage/session/") {
+				os.MkdirAll(filepath.Join(dir, "opencode", "storage", "message"), 0o755)
+			}
 			if got := detect(&Probe{Path: p}); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}

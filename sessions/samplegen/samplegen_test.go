@@ -159,6 +159,9 @@ var noticePatterns = []struct {
 	{NoticeClaudeMCP, regexp.MustCompile(`exceeds maximum allowed tokens\. Output has been saved to ([^\n]+?)\.\nFormat: `)},
 	{NoticeOpenCode, regexp.MustCompile(`The tool call succeeded but the output was truncated\. Full output saved to: ([^\n]+)\n`)},
 	{NoticeGoose, regexp.MustCompile(`is stored in the file which you can use other tools to examine or search in: ([^\n]+)$`)},
+	{NoticeGoose, regexp.MustCompile(`^The response returned from the tool call was larger \(\d+ characters\) and is stored in the file: ([^\n]+)\n`)},
+	{NoticeOpenCodeShell, regexp.MustCompile(`^\.\.\.output truncated\.\.\.\n\nFull output saved to: ([^\n]+)\n`)},
+	{NoticeCopilot, regexp.MustCompile(`^Output too large to read at once \([^)\n]*\)\. Saved to: ([^\n]+)\n`)},
 	{NoticeGemini, regexp.MustCompile(`^Output too large\. Showing first \d+ and last \d+ characters\. For full output see: ([^\n]+)\n`)},
 	{NoticeSpillscope, regexp.MustCompile(`\(Omitted \d+ bytes[^\n]*\. Full formatted result stored at: ([^\n]+?)\. Use read`)},
 }
@@ -240,6 +243,22 @@ func recount(t *testing.T, dir string) (map[string]Counts, map[string]Usage) {
 			c := per[HarnessSpillscope]
 			recountRetained(t, p, &c)
 			per[HarnessSpillscope] = c
+		case rel == "opencode/opencode.db":
+			c := per[HarnessOpenCode]
+			recountOpenCodeDB(t, p, &c, usage, rel)
+			per[HarnessOpenCode] = c
+		case strings.HasPrefix(rel, "opencode/export/"):
+			c := per[HarnessOpenCode]
+			recountOpenCodeExport(t, p, &c, usage, rel)
+			per[HarnessOpenCode] = c
+		case strings.HasPrefix(rel, "copilot/session-state/"):
+			c := per[HarnessCopilot]
+			recountCopilot(t, p, &c, usage, rel)
+			per[HarnessCopilot] = c
+		case rel == "goose/sessions/sessions.db":
+			c := per[HarnessGoose]
+			recountGoose(t, p, &c, usage, rel)
+			per[HarnessGoose] = c
 		}
 		return nil
 	})
@@ -471,7 +490,7 @@ func TestManifestMatchesFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			per, usage := recount(t, dir)
-			for _, h := range []string{HarnessClaude, HarnessCodex, HarnessGemini, HarnessSpillscope} {
+			for _, h := range []string{HarnessClaude, HarnessCodex, HarnessGemini, HarnessSpillscope, HarnessOpenCode, HarnessCopilot, HarnessGoose} {
 				got, want := per[h], m.PerHarness[h]
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("%s: files say\n  %+v\nmanifest says\n  %+v", h, got, want)
@@ -490,12 +509,12 @@ func TestManifestMatchesFiles(t *testing.T) {
 				t.Errorf("manifest has usage for %d transcripts, files hold %d", len(m.SessionUsage), len(usage))
 			}
 			for _, su := range m.SessionUsage {
-				if got, ok := usage[su.Path]; !ok || got != su.Usage {
+				if got, ok := usage[usageKey(su.Harness, su.Path, su.SessionID)]; !ok || got != su.Usage {
 					t.Errorf("usage of %s: files say %+v, manifest %+v", su.Path, got, su.Usage)
 				}
 			}
 			scale := max(tc.opts.Scale, 1)
-			if want := 6 * scale; m.Sessions != want {
+			if want := 12 * scale; m.Sessions != want {
 				t.Errorf("sessions = %d, want %d at scale %d", m.Sessions, want, scale)
 			}
 			// Every case the brief names is present at least once per scale.
@@ -512,7 +531,7 @@ func TestManifestMatchesFiles(t *testing.T) {
 					kinds[k] += n
 				}
 			}
-			for _, k := range []string{NoticeClaude, NoticeClaudeMCP, NoticeOpenCode, NoticeGoose, NoticeGemini, NoticeSpillscope} {
+			for _, k := range []string{NoticeClaude, NoticeClaudeMCP, NoticeOpenCode, NoticeOpenCodeShell, NoticeGoose, NoticeGemini, NoticeSpillscope, NoticeCopilot} {
 				if kinds[k] < scale {
 					t.Errorf("notice kind %s: %d, want at least %d", k, kinds[k], scale)
 				}
@@ -752,7 +771,7 @@ func TestBenchCorpus(t *testing.T) {
 	})
 	t.Run("manifest matches files", func(t *testing.T) {
 		per, _ := recount(t, dir)
-		for _, h := range []string{HarnessClaude, HarnessCodex, HarnessGemini, HarnessSpillscope} {
+		for _, h := range []string{HarnessClaude, HarnessCodex, HarnessGemini, HarnessSpillscope, HarnessOpenCode, HarnessCopilot, HarnessGoose} {
 			if got, want := per[h], m.PerHarness[h]; !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: files say\n  %+v\nmanifest says\n  %+v", h, got, want)
 			}

@@ -129,6 +129,7 @@ export const en = {
     'gemini-cli': 'Gemini CLI',
     spillscope: 'Spillscope',
     opencode: 'OpenCode',
+    'copilot-cli': 'GitHub Copilot CLI',
     goose: 'goose',
   },
   index: {
@@ -401,10 +402,13 @@ export const en = {
   notices: {
     'claude-persisted-output': 'Claude Code <persisted-output>',
     'claude-mcp-saved': 'Claude Code MCP output saved',
-    opencode: 'OpenCode',
+    'opencode-truncate': 'OpenCode truncated output',
+    'opencode-shell-truncate': 'OpenCode shell output truncated',
     'gemini-cli': 'Gemini CLI',
     'gemini-cli-legacy': 'Gemini CLI (older)',
-    goose: 'goose',
+    'goose-large-response': 'goose large response',
+    'goose-saved-output': 'goose saved output',
+    'copilot-large-output': 'Copilot CLI output too large',
     spillscope: 'Spillscope',
   },
   sweep: {
@@ -511,6 +515,10 @@ export const en = {
     'missing-field': 'record has no "{field}"',
     'result-problem': 'tool result {callId}: {detail}',
     'bad-image': 'tool result {callId} image block {block}: {detail}',
+    'bad-record': '{where} is not a valid record: {error}',
+    'unknown-item-type': 'unknown content type "{type}": {count} items skipped, the first in {where}',
+    'orphan-result': 'tool result {callId} answers a call the session never made (its tool name is unknown)',
+    'not-a-source': 'not a {harness} source: {detail}',
   },
 } as const;
 

@@ -129,6 +129,7 @@ export const zh = {
     'gemini-cli': 'Gemini CLI',
     spillscope: 'Spillscope',
     opencode: 'OpenCode',
+    'copilot-cli': 'GitHub Copilot CLI',
     goose: 'goose',
   },
   index: {
@@ -401,10 +402,13 @@ export const zh = {
   notices: {
     'claude-persisted-output': 'Claude Code <persisted-output>',
     'claude-mcp-saved': 'Claude Code MCP 输出已保存',
-    opencode: 'OpenCode',
+    'opencode-truncate': 'OpenCode 截断输出',
+    'opencode-shell-truncate': 'OpenCode shell 输出截断',
     'gemini-cli': 'Gemini CLI',
     'gemini-cli-legacy': 'Gemini CLI（旧版）',
-    goose: 'goose',
+    'goose-large-response': 'goose 大型响应',
+    'goose-saved-output': 'goose 已保存输出',
+    'copilot-large-output': 'Copilot CLI 输出过大',
     spillscope: 'Spillscope',
   },
   sweep: {
@@ -509,5 +513,9 @@ export const zh = {
     'missing-field': '记录缺少 "{field}"',
     'result-problem': '工具结果 {callId}：{detail}',
     'bad-image': '工具结果 {callId} 的图片块 {block}：{detail}',
+    'bad-record': '{where} 不是有效的记录：{error}',
+    'unknown-item-type': '未知内容类型 "{type}"：跳过 {count} 项，第一项在 {where}',
+    'orphan-result': '工具结果 {callId} 对应的调用不在该会话中（工具名未知）',
+    'not-a-source': '不是 {harness} 的来源：{detail}',
   },
 } satisfies Localized<typeof en>;
