@@ -1,8 +1,6 @@
 package sessions
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"path/filepath"
 	"regexp"
 )
@@ -61,30 +59,4 @@ func OpenCodeLocations(s SessionRef) []Location {
 	const shape = `tool-output/tool_[0-9A-Za-z]+$`
 	return append([]Location{NewLocation(filepath.Join(s.Env.DataHome(), "opencode"), "^"+shape, false)},
 		RootLocations(s.Roots, shape)...)
-}
-
-// DshHome is dsh's home folder: $DSH_HOME (blank counts as unset), else
-// ~/.dsh.
-func DshHome(env Env) string {
-	return env.Dir("DSH_HOME", filepath.Join(env.Home(), ".dsh"))
-}
-
-// DshSessionFolder is the spill folder name dsh gives a session:
-// session-<first 12 hex of sha256(session id)>.
-func DshSessionFolder(sessionID string) string {
-	sum := sha256.Sum256([]byte(sessionID))
-	return "session-" + hex.EncodeToString(sum[:])[:12]
-}
-
-// DshLocations: dsh's spill store writes
-// <tmp>/dsh-spill-XXXXXX/session-<sha12>/<12 hex>-<tool>.txt (one root per
-// process run, so one session's files spread over several), and keeps image
-// bytes in $DSH_HOME/attachments/v1/objects/<2 hex>/<64 hex> (request-sized
-// copies under request-images/). FORMATS.md section 5.
-func DshLocations(s SessionRef) []Location {
-	spill := `^dsh-spill-[A-Za-z0-9]+/` + regexp.QuoteMeta(DshSessionFolder(s.SessionID)) + `/[0-9a-f]{12}-[^/]+\.txt$`
-	att := filepath.Join(DshHome(s.Env), "attachments", "v1")
-	return append(TempLocations(s.Env, spill),
-		NewLocation(att, `^objects/[0-9a-f]{2}/[0-9a-f]{64}$`, false),
-		NewLocation(att, `^request-images/[^/]+$`, false))
 }

@@ -69,6 +69,7 @@ export const en = {
     spillscope: 'Spillscope',
     opencode: 'OpenCode',
     goose: 'goose',
+    dsh: 'dsh',
   },
   index: {
     start: 'Index now',
@@ -160,6 +161,7 @@ export const en = {
     fileFound: 'file found',
     fileMissing: 'spill file missing',
     fileOutside: 'not opened: outside the folders Spillscope reads',
+    fileOtherSession: 'not followed: another session’s spill folder',
     fileUnreadable: 'spill file unreadable',
     source: 'Source',
     file: 'Session file',
@@ -236,6 +238,8 @@ export const en = {
     fileOutside: 'Outside the folders Spillscope reads: not opened.',
     fileOutsideHint: 'The notice names a file outside the spill folders this session’s harness writes for it. Tool results are untrusted, so Spillscope never opens such a path.',
     fileUnreadable: 'The spill file cannot be read: {detail}',
+    fileOtherSession: 'Another session’s spill folder: not followed.',
+    fileOtherSessionHint: 'The notice names a file in the spill folder of another session (dsh names each session’s folder after its id). A fork inherits its parent’s notices, and a tool result can forge one, so Spillscope does not open it for this session.',
     fileSize: '{shown} of {total} loaded',
     fileEnd: 'end of file',
     whatSpillHolds: 'What a spill at this budget would hold',
@@ -297,6 +301,8 @@ export const en = {
     'gemini-cli-legacy': 'Gemini CLI (older)',
     goose: 'goose',
     spillscope: 'Spillscope',
+    'dsh-bytes': 'dsh byte era',
+    'dsh-tokens': 'dsh token era',
   },
   sweep: {
     title: 'Budget sweep',
@@ -397,6 +403,8 @@ export const en = {
     'missing-field': 'record has no "{field}"',
     'result-problem': 'tool result {callId}: {detail}',
     'bad-image': 'tool result {callId} image block {block}: {detail}',
+    'torn-tail': 'the file ends inside a record from byte {offset} (still being written, or cut by a crash); it is read once complete',
+    'log-problem': '{detail}',
   },
 } as const;
 

@@ -69,6 +69,7 @@ export const zh: Messages = {
     spillscope: 'Spillscope',
     opencode: 'OpenCode',
     goose: 'goose',
+    dsh: 'dsh',
   },
   index: {
     start: '立即索引',
@@ -161,6 +162,7 @@ export const zh: Messages = {
     fileMissing: 'spill 文件缺失',
     fileOutside: '未打开：不在 Spillscope 读取的文件夹内',
     fileUnreadable: 'spill 文件无法读取',
+    fileOtherSession: '未跟随：另一会话的 spill 文件夹',
     source: '来源',
     file: '会话文件',
     sessionId: '会话 ID',
@@ -236,6 +238,8 @@ export const zh: Messages = {
     fileOutside: '不在 Spillscope 读取的文件夹内：未打开。',
     fileOutsideHint: '提示中指向的文件不在该会话的 harness 为其写入的 spill 文件夹内。工具结果不可信，因此 Spillscope 从不打开这样的路径。',
     fileUnreadable: 'spill 文件无法读取：{detail}',
+    fileOtherSession: '另一会话的 spill 文件夹：未跟随。',
+    fileOtherSessionHint: '提示指向另一会话的 spill 文件夹中的文件（dsh 按会话 id 命名每个会话的文件夹）。分叉的会话会继承父会话的提示，工具结果也可能伪造提示，因此 Spillscope 不会为本会话打开它。',
     fileSize: '已加载 {shown}，共 {total}',
     fileEnd: '文件结束',
     whatSpillHolds: '在此预算下 spill 文件将包含的内容',
@@ -297,6 +301,8 @@ export const zh: Messages = {
     'gemini-cli-legacy': 'Gemini CLI（旧版）',
     goose: 'goose',
     spillscope: 'Spillscope',
+    'dsh-bytes': 'dsh 字节时代',
+    'dsh-tokens': 'dsh token 时代',
   },
   sweep: {
     title: '预算扫描',
@@ -395,5 +401,7 @@ export const zh: Messages = {
     'missing-field': '记录缺少 "{field}"',
     'result-problem': '工具结果 {callId}：{detail}',
     'bad-image': '工具结果 {callId} 的图片块 {block}：{detail}',
+    'torn-tail': '文件在第 {offset} 字节起的记录中途结束（仍在写入，或因崩溃被截断）；写完后再读取',
+    'log-problem': '{detail}',
   },
 };
