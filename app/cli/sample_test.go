@@ -63,9 +63,9 @@ func TestSampleWritesCorpusAndPrintsManifest(t *testing.T) {
 		args     []string
 		sessions int
 	}{
-		{"seed 5", []string{"--seed", "5"}, 6},
-		{"seed 5 again", []string{"--seed", "5"}, 6},
-		{"seed and scale", []string{"--seed", "42", "--scale", "2", "--screenshot-bytes", "8KiB"}, 12},
+		{"seed 5", []string{"--seed", "5"}, 8},
+		{"seed 5 again", []string{"--seed", "5"}, 8},
+		{"seed and scale", []string{"--seed", "42", "--scale", "2", "--screenshot-bytes", "8KiB"}, 16},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// Folder names of one length: notices embed absolute paths, so
@@ -83,7 +83,7 @@ func TestSampleWritesCorpusAndPrintsManifest(t *testing.T) {
 			if files != m.AllFiles || size != m.Bytes {
 				t.Errorf("folder holds %d files, %d bytes; manifest says %d, %d", files, size, m.AllFiles, m.Bytes)
 			}
-			for _, h := range []string{samplegen.HarnessClaude, samplegen.HarnessCodex, samplegen.HarnessGemini, samplegen.HarnessSpillscope} {
+			for _, h := range []string{samplegen.HarnessClaude, samplegen.HarnessCodex, samplegen.HarnessGemini, samplegen.HarnessSpillscope, samplegen.HarnessDsh} {
 				if m.PerHarness[h].ToolResults == 0 {
 					t.Errorf("manifest has no tool results for %s", h)
 				}

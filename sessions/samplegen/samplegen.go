@@ -1,5 +1,5 @@
 // Package samplegen writes realistic agent session folders (Claude Code, Codex
-// CLI, Gemini CLI and spillscope's own spill layout) for tests, benchmarks and
+// CLI, Gemini CLI, dsh and spillscope's own spill layout) for tests, benchmarks and
 // for running the app on a machine that has no sessions of its own.
 //
 // Layout under the corpus folder:
@@ -12,6 +12,8 @@
 //	gemini/tmp/<project hash>/tool-outputs/session-<id>/<tool>_<callId>.txt
 //	spillscope/<id>.txt, spillscope/<id>.retained.json, spillscope/attachments/<sha256>.png
 //	opencode/tool-output/tool_<id>, goose/goose_mcp_responses/mcp_response_<ts>.txt
+//	dsh/home/sessions/--<project key>--/<id>/session[.v4].jsonl[.zstd], dsh/home/attachments/v1/objects/…
+//	dsh/tmp/dsh-spill-<6>/session-<sha12>/<12 hex>-<tool>.txt (dsh.go)
 //
 // Everything is derived from Options.Seed, so the same seed written to the same
 // folder gives the same bytes. Generate returns a Manifest holding the counts
@@ -267,6 +269,9 @@ func Generate(dir string, opts Options) (Manifest, error) {
 			return g.m, err
 		}
 		if err := g.writeSpillscope(i); err != nil {
+			return g.m, err
+		}
+		if err := g.writeDsh(i); err != nil {
 			return g.m, err
 		}
 	}

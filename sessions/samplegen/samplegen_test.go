@@ -40,6 +40,10 @@ func treeHashes(t *testing.T, dir string) map[string][32]byte {
 		if err != nil {
 			return err
 		}
+		if strings.HasSuffix(p, ".zstd") {
+			// dsh's zstd logs: the paths they name are inside the frames.
+			b = bytes.Join(dshLines(t, p), []byte("\n"))
+		}
 		b = bytes.ReplaceAll(b, []byte(abs), []byte("$CORPUS"))
 		rel, _ := filepath.Rel(abs, p)
 		out[filepath.ToSlash(rel)] = sha256.Sum256(b)
@@ -236,6 +240,10 @@ func recount(t *testing.T, dir string) (map[string]Counts, map[string]Usage) {
 			c := per[HarnessGemini]
 			recountGemini(t, p, &c, usage, rel)
 			per[HarnessGemini] = c
+		case strings.HasPrefix(rel, "dsh/home/sessions/"):
+			c := per[HarnessDsh]
+			recountDsh(t, p, &c, usage, rel)
+			per[HarnessDsh] = c
 		case strings.HasPrefix(rel, "spillscope/") && strings.HasSuffix(rel, ".retained.json"):
 			c := per[HarnessSpillscope]
 			recountRetained(t, p, &c)
@@ -471,7 +479,7 @@ func TestManifestMatchesFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			per, usage := recount(t, dir)
-			for _, h := range []string{HarnessClaude, HarnessCodex, HarnessGemini, HarnessSpillscope} {
+			for _, h := range []string{HarnessClaude, HarnessCodex, HarnessGemini, HarnessSpillscope, HarnessDsh} {
 				got, want := per[h], m.PerHarness[h]
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("%s: files say\n  %+v\nmanifest says\n  %+v", h, got, want)
@@ -495,7 +503,7 @@ func TestManifestMatchesFiles(t *testing.T) {
 				}
 			}
 			scale := max(tc.opts.Scale, 1)
-			if want := 6 * scale; m.Sessions != want {
+			if want := 8 * scale; m.Sessions != want {
 				t.Errorf("sessions = %d, want %d at scale %d", m.Sessions, want, scale)
 			}
 			// Every case the brief names is present at least once per scale.
