@@ -431,3 +431,83 @@ func readDshResult(path string, loc Locator, env Env) (*dsh.Result, error) {
 	}
 	return r, nil
 }
+
+// dshAttachmentObject matches the path of an object in a dsh attachment
+// store: .../attachments/v1/objects/<2 hex>/<64 hex>, the only paths a
+// complete result file's image lines name.
+var dshAttachmentObject = regexp.MustCompile(`[/\\]attachments[/\\]v1[/\\]objects[/\\]([0-9a-f]{2})[/\\]([0-9a-f]{64})$`)
+
+func isDshObject(path string) bool {
+	m := dshAttachmentObject.FindStringSubmatch(path)
+	return m != nil && strings.HasPrefix(m[2], m[1])
+}
+
+// ReplayInputs: the era the notice shows (dsh-bytes or dsh-tokens; a
+// notice with no preview, which either writes, tries both, the shown kind
+// first), the recorded locator and hint (taken from the notice by the
+// replay), dsh's meter, the session's route, and the tool as the log names
+// it. A run_code sub-call's log copy was bounded by the log arm, which does
+// not pass the read tool through. The original is the spill file's text:
+// one text block for the byte era, which joins all text; for the token era
+// the text runs and, for each image line, the image from dsh's attachment
+// store, stored in Spillscope's, with dsh's path for its handle text and the
+// name the record gives that attachment.
+func (dshHarness) ReplayInputs(r RecordedResult) ([]retention.ReplayInput, error) {
+	res, err := readDshResult(r.Row.Path, r.Row.Locator, r.Ref.Env)
+	if err != nil {
+		return nil, err
+	}
+	var eras []string
+	switch r.Row.Spill.Kind {
+	case dsh.PolicyBytes:
+		eras = []string{dsh.PolicyBytes, dsh.PolicyTokens}
+	case dsh.PolicyTokens:
+		eras = []string{dsh.PolicyTokens, dsh.PolicyBytes}
+	default:
+		return nil, nil
+	}
+	if res.Notice != nil && res.Notice.Policy != "" {
+		eras = eras[:1]
+	}
+	call := retention.Call{ToolName: res.Tool}
+	if res.Dispatch {
+		call.ReadTools = []string{}
+	}
+	names := map[string]string{}
+	for _, im := range res.Images {
+		if im.Name != "" {
+			names[strings.TrimPrefix(im.AttachmentID, "sha256:")] = im.Name
+		}
+	}
+	var out []retention.ReplayInput
+	for _, era := range eras {
+		in := retention.ReplayInput{Recorded: r.Recorded.Content, Policy: era, Budget: r.Budget, Route: r.Row.Route, Call: call}
+		switch {
+		case r.Original != nil:
+			in.Original = *r.Original
+		case era == dsh.PolicyBytes:
+			in.Original = retention.Result{Content: []retention.Block{{Type: retention.TypeText, Text: r.Text}}}
+		default:
+			blocks, _ := retention.ParseDshComplete(r.Text, isDshObject)
+			in.HandlePaths = map[int]string{}
+			for i := range blocks {
+				b := &blocks[i]
+				if b.Type != retention.TypeImage {
+					continue
+				}
+				named := b.Path
+				in.HandlePaths[i] = named
+				b.Name = names[filepath.Base(named)]
+				// An image the store no longer holds stays without a path:
+				// the policy then keeps the result whole and says why.
+				b.Path = ""
+				if stored, err := r.Image(named); err == nil {
+					b.Path = stored
+				}
+			}
+			in.Original = retention.Result{Content: blocks}
+		}
+		out = append(out, in)
+	}
+	return out, nil
+}

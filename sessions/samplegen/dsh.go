@@ -435,7 +435,7 @@ func (g *gen) writeDshTokens(r *rand.Rand, home, spill string, start time.Time, 
 		}
 		shots = append(shots, p)
 	}
-	page := []dshPart{{text: genText(r, kindProse, 6<<10)}, shots[0], shots[1], {text: genText(r, kindCode, 9<<10)}}
+	page := []dshPart{{text: genText(r, kindProse, 6<<10)}, shots[0], {text: genText(r, kindLog, 8<<10)}, shots[1], {text: genText(r, kindCode, 9<<10)}}
 	if _, err := s.tool("inspect_page", `{"url":"http://localhost:5173/checkout"}`, page, "dsh-tokens", 4000, true); err != nil {
 		return err
 	}

@@ -72,7 +72,11 @@ func (l *DshLog) Event(typ string, data any, envelope ...any) int64 {
 	}
 	ev := o("type", typ, "seq", seq, "time", l.time, "data", rawJSON(d))
 	for i := 0; i+1 < len(envelope); i += 2 {
-		ev = ev.with(envelope[i].(string), envelope[i+1])
+		v, err := encodeAny(envelope[i+1])
+		if err != nil {
+			panic(err)
+		}
+		ev = ev.with(envelope[i].(string), rawJSON(v))
 	}
 	l.time++
 	l.batch = appendJSON(l.batch, ev)
