@@ -134,6 +134,10 @@ type ResultDetail struct {
 	// they were asked for and shown.
 	Masked   int  `json:"masked"`
 	Revealed bool `json:"revealed"`
+	// Replaced says what took the result's place on the model's surface
+	// after it was recorded (dsh's pruner, a compaction summary); nil while
+	// the model still sees it as recorded.
+	Replaced *ReplacedView `json:"replaced"`
 }
 
 // ResultQuery asks for one result. Reveal shows its credential values

@@ -87,6 +87,9 @@ type ResultReplacement struct {
 	// when the replacement had none (a compaction summary shadows the
 	// result: the model saw the summary instead).
 	LastSeen *retention.Result `json:"lastSeen,omitempty"`
+	// LastSeenGone says why the replacing content could not be read back
+	// (the source was rewritten since it was indexed).
+	LastSeenGone string `json:"lastSeenGone,omitempty"`
 }
 
 // Replacement returns what replaced a result, or nil when the model still
@@ -116,7 +119,8 @@ func (d *DB) Replacement(ctx context.Context, resultID int64) (*ResultReplacemen
 	}
 	res, err := readResult(row.Harness, row.Path, Locator{Key: lastKey}, row.CallID)
 	if err != nil {
-		return nil, err
+		out.LastSeenGone = err.Error()
+		return out, nil
 	}
 	out.LastSeen = &res
 	return out, nil
