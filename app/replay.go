@@ -22,8 +22,10 @@ type ReplayRequest struct {
 // departs. Excerpts are masked.
 type ReplayView struct {
 	Replayable bool `json:"replayable"`
-	// Reason says why a result cannot be replayed (no notice, the spill
-	// file missing, another session's folder).
+	// Code and Reason say why a result cannot be replayed: "no-decision",
+	// "no-notice", "no-spill-file" (SpillState says why), "too-large" or
+	// "nothing"; Reason in English.
+	Code       string   `json:"code"`
 	Reason     string   `json:"reason"`
 	Reproduced bool     `json:"reproduced"`
 	Policy     string   `json:"policy"`
@@ -82,7 +84,7 @@ func (r *Retention) Replay(req ReplayRequest) (ReplayView, error) {
 }
 
 func replayView(rep sessions.Replay) ReplayView {
-	v := ReplayView{Replayable: rep.Replayable, Reason: rep.Reason, Policy: rep.Policy, Tried: rep.Tried,
+	v := ReplayView{Replayable: rep.Replayable, Code: rep.Code, Reason: rep.Reason, Policy: rep.Policy, Tried: rep.Tried,
 		SpillPath: rep.SpillPath, SpillState: rep.SpillState}
 	if v.Tried == nil {
 		v.Tried = []string{}

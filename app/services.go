@@ -155,6 +155,7 @@ func (s *Sessions) Result(q ResultQuery) (ResultDetail, error) {
 	if d.Replaced, err = replacedView(s.ctx, db, q); err != nil {
 		return ResultDetail{}, err
 	}
+	d.Replayable = row.Spill != nil && sessions.CanReplay(row.Harness)
 	d.Route = d.Session.Route
 	if d.Estimator, err = retention.RouteEstimator(d.Route); err != nil {
 		d.Estimator = retention.DefaultEncoding

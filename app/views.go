@@ -138,6 +138,9 @@ type ResultDetail struct {
 	// after it was recorded (dsh's pruner, a compaction summary); nil while
 	// the model still sees it as recorded.
 	Replaced *ReplacedView `json:"replaced"`
+	// Replayable says the result's harness records its decisions, so
+	// "Replay as recorded" applies to it (Retention.Replay).
+	Replayable bool `json:"replayable"`
 }
 
 // ResultQuery asks for one result. Reveal shows its credential values

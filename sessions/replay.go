@@ -58,12 +58,40 @@ type ReplayOptions struct {
 	Original *retention.Result
 }
 
+// Why a result cannot be replayed (Replay.Code): stable, the window
+// translates them.
+const (
+	// ReplayNoDecision: the result's harness records no decision to replay.
+	ReplayNoDecision = "no-decision"
+	// ReplayNoNotice: the result holds no spill notice.
+	ReplayNoNotice = "no-notice"
+	// ReplayNoSpillFile: the spill file is not there to read (SpillState
+	// says why: missing, outside, other-session, unreadable).
+	ReplayNoSpillFile = "no-spill-file"
+	// ReplayTooLarge: the spill file is over the size read for a replay.
+	ReplayTooLarge = "too-large"
+	// ReplayNothing: the harness found nothing to run.
+	ReplayNothing = "nothing"
+)
+
+// CanReplay says whether results of a harness can be replayed as
+// recorded (when they hold a notice).
+func CanReplay(harness string) bool {
+	h, ok := LookupHarness(harness)
+	if !ok {
+		return false
+	}
+	_, ok = h.(Replayer)
+	return ok
+}
+
 // Replay is what a replay found.
 type Replay struct {
-	// Replayable is false when there is nothing to replay from; Reason
-	// then says why (no notice, the spill file missing, a harness that
-	// records no decision).
+	// Replayable is false when there is nothing to replay from; Code and
+	// Reason then say why (no notice, the spill file missing, a harness
+	// that records no decision).
 	Replayable bool   `json:"replayable"`
+	Code       string `json:"code,omitempty"`
 	Reason     string `json:"reason,omitempty"`
 	// Policy is the policy and era the reported replay ran; Tried every
 	// policy tried, in order.
@@ -90,10 +118,10 @@ func (d *DB) Replay(ctx context.Context, id int64, opts ReplayOptions) (Replay, 
 	}
 	rp, ok := h.(Replayer)
 	if !ok {
-		return Replay{Reason: fmt.Sprintf("%s records no retention decision to replay", h.Label())}, nil
+		return Replay{Code: ReplayNoDecision, Reason: fmt.Sprintf("%s records no retention decision to replay", h.Label())}, nil
 	}
 	if row.Spill == nil {
-		return Replay{Reason: "the result holds no spill notice: its harness did not cut it"}, nil
+		return Replay{Code: ReplayNoNotice, Reason: "the result holds no spill notice: its harness did not cut it"}, nil
 	}
 	ref := d.sessionRef(row.Harness, row.Path, row.Root, row.SessionID, opts.Roots)
 	r := RecordedResult{Row: row, Recorded: rec, Original: opts.Original, Ref: ref, Budget: opts.Budget}
@@ -113,7 +141,7 @@ func (d *DB) Replay(ctx context.Context, id int64, opts ReplayOptions) (Replay, 
 		}
 		r.Spill, out.SpillPath, out.SpillState = sf.FileCheck, sf.Path, sf.State
 		if sf.File == nil {
-			out.Reason = "the complete result is not there to replay from: the spill file " + spillStateText(sf.FileCheck)
+			out.Code, out.Reason = ReplayNoSpillFile, "the complete result is not there to replay from: the spill file "+spillStateText(sf.FileCheck)
 			return out, nil
 		}
 		text, err := io.ReadAll(io.LimitReader(sf.File, maxReplayFile+1))
@@ -122,7 +150,7 @@ func (d *DB) Replay(ctx context.Context, id int64, opts ReplayOptions) (Replay, 
 			return Replay{}, fmt.Errorf("sessions: replay %d: spill file: %w", id, err)
 		}
 		if len(text) > maxReplayFile {
-			out.Reason = fmt.Sprintf("the spill file is over %d bytes", maxReplayFile)
+			out.Code, out.Reason = ReplayTooLarge, fmt.Sprintf("the spill file is over %d bytes", maxReplayFile)
 			return out, nil
 		}
 		r.Text = string(text)
@@ -132,7 +160,7 @@ func (d *DB) Replay(ctx context.Context, id int64, opts ReplayOptions) (Replay, 
 		return Replay{}, err
 	}
 	if len(inputs) == 0 {
-		out.Reason = "nothing to replay"
+		out.Code, out.Reason = ReplayNothing, "nothing to replay"
 		return out, nil
 	}
 	out.Replayable = true

@@ -37,6 +37,7 @@ Flags:
 type replayOutput struct {
 	ResultID      int64                 `json:"resultId"`
 	Replayable    bool                  `json:"replayable"`
+	Code          string                `json:"code,omitempty"`
 	Reason        string                `json:"reason,omitempty"`
 	Reproduced    bool                  `json:"reproduced"`
 	Policy        string                `json:"policy,omitempty"`
@@ -136,7 +137,7 @@ func runRetainReplay(env Env, args []string) int {
 }
 
 func replayJSON(id int64, rep sessions.Replay) replayOutput {
-	out := replayOutput{ResultID: id, Replayable: rep.Replayable, Reason: rep.Reason, Policy: rep.Policy, Tried: rep.Tried,
+	out := replayOutput{ResultID: id, Replayable: rep.Replayable, Code: rep.Code, Reason: rep.Reason, Policy: rep.Policy, Tried: rep.Tried,
 		SpillPath: rep.SpillPath, SpillState: rep.SpillState}
 	if out.Tried == nil {
 		out.Tried = []string{}

@@ -29,6 +29,8 @@ export type Diagnostic = app.Diagnostic;
 export type FileSlice = app.FileSlice;
 export type MaskSpan = app.MaskSpan;
 export type Snippet = app.Snippet;
+export type ReplayView = app.ReplayView;
+export type ReplacedView = app.ReplacedView;
 
 /** Bridge is everything the stores need from Go; unit tests pass their own. */
 export interface Bridge {
@@ -54,6 +56,8 @@ export interface Bridge {
   /** policies declares the retention policies (name, budget parameter, unit, shipped budget). */
   policies(): Promise<PolicyInfo[]>;
   retain(req: Partial<RetainRequest>): Promise<Projection>;
+  /** replay replays an indexed result's recorded decision as recorded (budget null: the shipped default, then the range that reproduces). */
+  replay(resultId: number, budget?: number | null): Promise<ReplayView>;
   sweep(req: Partial<SweepRequest>): Promise<SweepRow[]>;
   listLinks(q: Partial<LinkQuery>): Promise<LinkRow[]>;
   checkLink(uri: string): Promise<LinkRow>;
@@ -81,6 +85,7 @@ export const bridge: Bridge = {
     RetentionSvc.Retain(
       app.RetainRequest.createFrom({ resultId: 0, json: '', policy: '', budget: null, params: {}, route: '', estimator: '', toolName: '', reveal: false, ...req }),
     ),
+  replay: (resultId, budget) => RetentionSvc.Replay(app.ReplayRequest.createFrom({ resultId, budget: budget ?? null })),
   sweep: (req) =>
     RetentionSvc.Sweep(app.SweepRequest.createFrom({ resultId: 0, sessionId: 0, budgets: [], route: '', policy: '', estimator: '', ...req })),
   listLinks: (q) => LinksSvc.List(app.LinkQuery.createFrom({ onlyHidden: false, limit: 0, offset: 0, ...q })),

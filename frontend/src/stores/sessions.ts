@@ -3,7 +3,7 @@ import type { Bridge, Diagnostic, IndexStatus, ResultRow, SessionRow } from '../
 import { failure, type Failure } from './common';
 
 /** Known harness names; the filter also offers any other name the index returns. */
-export const knownHarnesses = ['claude-code', 'codex', 'gemini-cli', 'spillscope'];
+export const knownHarnesses = ['claude-code', 'codex', 'gemini-cli', 'dsh', 'spillscope'];
 
 export type List<T> = { state: 'idle' } | { state: 'loading'; value?: T } | { state: 'ready'; value: T } | { state: 'error'; error: Failure; value?: T };
 

@@ -21,6 +21,7 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     routes: unset('routes'),
     policies: unset('policies'),
     retain: unset('retain'),
+    replay: unset('replay'),
     sweep: unset('sweep'),
     listLinks: unset('listLinks'),
     checkLink: unset('checkLink'),

@@ -549,6 +549,7 @@ export namespace app {
 	}
 	export class ReplayView {
 	    replayable: boolean;
+	    code: string;
 	    reason: string;
 	    reproduced: boolean;
 	    policy: string;
@@ -573,6 +574,7 @@ export namespace app {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.replayable = source["replayable"];
+	        this.code = source["code"];
 	        this.reason = source["reason"];
 	        this.reproduced = source["reproduced"];
 	        this.policy = source["policy"];
@@ -716,6 +718,7 @@ export namespace app {
 	    masked: number;
 	    revealed: boolean;
 	    replaced?: ReplacedView;
+	    replayable: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ResultDetail(source);
@@ -731,6 +734,7 @@ export namespace app {
 	        this.masked = source["masked"];
 	        this.revealed = source["revealed"];
 	        this.replaced = this.convertValues(source["replaced"], ReplacedView);
+	        this.replayable = source["replayable"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
