@@ -84,25 +84,18 @@ func (r *Retention) Replay(req ReplayRequest) (ReplayView, error) {
 }
 
 func replayView(rep sessions.Replay) ReplayView {
-	v := ReplayView{Replayable: rep.Replayable, Code: rep.Code, Reason: rep.Reason, Policy: rep.Policy, Tried: rep.Tried,
-		SpillPath: rep.SpillPath, SpillState: rep.SpillState}
-	if v.Tried == nil {
-		v.Tried = []string{}
+	m := rep.Summary()
+	v := ReplayView{Replayable: m.Replayable, Code: m.Code, Reason: m.Reason, Reproduced: m.Reproduced, Policy: m.Policy, Tried: m.Tried,
+		Estimator: m.Estimator, Route: m.Route, BudgetUnit: m.BudgetUnit, BudgetSource: m.BudgetSource, SpillPath: m.SpillPath,
+		SpillState: m.SpillState, Notice: m.Notice, OmittedBytes: m.OmittedBytes, OmittedImages: m.OmittedImages}
+	if m.Budget != nil {
+		v.Budget = *m.Budget
 	}
-	if !rep.Replayable {
-		return v
+	if r := m.BudgetRange; r != nil {
+		v.BudgetRange = &BudgetRange{Min: r.Min, Max: r.Max}
 	}
-	g := rep.Report
-	o := g.Outcome
-	v.Reproduced, v.Budget, v.BudgetSource = g.Reproduced, g.Budget, g.BudgetSource
-	if g.Range != nil {
-		v.BudgetRange = &BudgetRange{Min: g.Range.Min, Max: g.Range.Max}
-	}
-	v.Estimator, v.Route, v.BudgetUnit = o.Estimator, o.Route, o.BudgetUnit
-	v.Notice, v.OmittedBytes, v.OmittedImages = show(o.Notice, false).text, o.OmittedBytes, o.OmittedImages
-	if d := g.Difference; d != nil {
-		v.Difference = &ReplayDifference{Block: d.Block, Offset: d.Offset, Reason: d.Reason,
-			Recorded: show(d.Recorded, false).text, Replayed: show(d.Replayed, false).text}
+	if d := m.Difference; d != nil {
+		v.Difference = &ReplayDifference{Block: d.Block, Offset: d.Offset, Reason: d.Reason, Recorded: d.Recorded, Replayed: d.Replayed}
 	}
 	return v
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"spillscope/retention"
+	"spillscope/retention/links"
 )
 
 // Replaying a recorded decision: a harness whose log holds what its own
@@ -196,4 +197,55 @@ func spillStateText(c FileCheck) string {
 		return "cannot be read: " + c.Detail
 	}
 	return "is " + c.State
+}
+
+// ReplaySummary is a replay as the CLI prints it and the window shows it:
+// flat, and with the excerpts and the notice masked (a recorded result may
+// quote credentials).
+type ReplaySummary struct {
+	Replayable   bool                  `json:"replayable"`
+	Code         string                `json:"code,omitempty"`
+	Reason       string                `json:"reason,omitempty"`
+	Reproduced   bool                  `json:"reproduced"`
+	Policy       string                `json:"policy,omitempty"`
+	Tried        []string              `json:"tried"`
+	Estimator    string                `json:"estimator,omitempty"`
+	Route        string                `json:"route,omitempty"`
+	Budget       *int64                `json:"budget"`
+	BudgetUnit   string                `json:"budgetUnit,omitempty"`
+	BudgetSource string                `json:"budgetSource,omitempty"`
+	BudgetRange  *retention.BudgetSpan `json:"budgetRange"`
+	Difference   *retention.Difference `json:"difference"`
+	Notice       string                `json:"notice,omitempty"`
+	OmittedBytes int64                 `json:"omittedBytes"`
+	// OmittedImages and the spill file the original came from.
+	OmittedImages int    `json:"omittedImages"`
+	SpillPath     string `json:"spillPath,omitempty"`
+	SpillState    string `json:"spillState,omitempty"`
+}
+
+// Summary flattens the replay and masks what it quotes.
+func (r Replay) Summary() ReplaySummary {
+	out := ReplaySummary{Replayable: r.Replayable, Code: r.Code, Reason: r.Reason, Policy: r.Policy, Tried: r.Tried,
+		SpillPath: r.SpillPath, SpillState: r.SpillState}
+	if out.Tried == nil {
+		out.Tried = []string{}
+	}
+	if !r.Replayable {
+		return out
+	}
+	g := r.Report
+	o := g.Outcome
+	b := g.Budget
+	out.Reproduced, out.Budget, out.BudgetSource, out.BudgetRange = g.Reproduced, &b, g.BudgetSource, g.Range
+	out.Estimator, out.Route, out.BudgetUnit = o.Estimator, o.Route, o.BudgetUnit
+	out.Notice, _ = links.Mask(o.Notice)
+	out.OmittedBytes, out.OmittedImages = o.OmittedBytes, o.OmittedImages
+	if d := g.Difference; d != nil {
+		m := *d
+		m.Recorded, _ = links.Mask(d.Recorded)
+		m.Replayed, _ = links.Mask(d.Replayed)
+		out.Difference = &m
+	}
+	return out
 }

@@ -8,8 +8,6 @@ import (
 	"io"
 	"os"
 
-	"spillscope/retention"
-	"spillscope/retention/links"
 	"spillscope/sessions"
 )
 
@@ -35,25 +33,8 @@ Flags:
 
 // replayOutput is what `retain --result ID --replay` prints.
 type replayOutput struct {
-	ResultID      int64                 `json:"resultId"`
-	Replayable    bool                  `json:"replayable"`
-	Code          string                `json:"code,omitempty"`
-	Reason        string                `json:"reason,omitempty"`
-	Reproduced    bool                  `json:"reproduced"`
-	Policy        string                `json:"policy,omitempty"`
-	Tried         []string              `json:"tried"`
-	Estimator     string                `json:"estimator,omitempty"`
-	Route         string                `json:"route,omitempty"`
-	Budget        *int64                `json:"budget"`
-	BudgetUnit    string                `json:"budgetUnit,omitempty"`
-	BudgetSource  string                `json:"budgetSource,omitempty"`
-	BudgetRange   *retention.BudgetSpan `json:"budgetRange"`
-	Difference    *retention.Difference `json:"difference"`
-	Notice        string                `json:"notice,omitempty"`
-	OmittedBytes  int64                 `json:"omittedBytes"`
-	OmittedImages int                   `json:"omittedImages"`
-	SpillPath     string                `json:"spillPath,omitempty"`
-	SpillState    string                `json:"spillState,omitempty"`
+	ResultID int64 `json:"resultId"`
+	sessions.ReplaySummary
 }
 
 // isReplay says whether a retain command asks for a replay; it then runs
@@ -137,26 +118,5 @@ func runRetainReplay(env Env, args []string) int {
 }
 
 func replayJSON(id int64, rep sessions.Replay) replayOutput {
-	out := replayOutput{ResultID: id, Replayable: rep.Replayable, Code: rep.Code, Reason: rep.Reason, Policy: rep.Policy, Tried: rep.Tried,
-		SpillPath: rep.SpillPath, SpillState: rep.SpillState}
-	if out.Tried == nil {
-		out.Tried = []string{}
-	}
-	if !rep.Replayable {
-		return out
-	}
-	g := rep.Report
-	o := g.Outcome
-	b := g.Budget
-	out.Reproduced, out.Budget, out.BudgetSource, out.BudgetRange = g.Reproduced, &b, g.BudgetSource, g.Range
-	out.Estimator, out.Route, out.BudgetUnit = o.Estimator, o.Route, o.BudgetUnit
-	out.Notice, _ = links.Mask(o.Notice)
-	out.OmittedBytes, out.OmittedImages = o.OmittedBytes, o.OmittedImages
-	if d := g.Difference; d != nil {
-		m := *d
-		m.Recorded, _ = links.Mask(d.Recorded)
-		m.Replayed, _ = links.Mask(d.Replayed)
-		out.Difference = &m
-	}
-	return out
+	return replayOutput{ResultID: id, ReplaySummary: rep.Summary()}
 }

@@ -4,18 +4,8 @@
 // a notice into another session's spill folder is marked, not followed.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureArtifacts, openApp, repoDir, stopAll, tempHome, waitFor } from './harness.mjs';
-
-function generateSample(dir) {
-  const cli = join(repoDir, 'build', 'bin', 'spillscope');
-  if (!existsSync(cli)) return `${cli} is missing (build it with: make build/bin/spillscope)`;
-  const r = spawnSync(cli, ['sample', '--out', dir], { encoding: 'utf8', timeout: 120000 });
-  if (r.status !== 0) return `"spillscope sample" exited ${r.status}: ${(r.stderr || '').trim().slice(0, 300)}`;
-  return '';
-}
+import { ensureArtifacts, generateSample, openApp, stopAll, tempHome, waitFor } from './harness.mjs';
 
 const home = tempHome();
 const sampleDir = join(home, 'roots', 'sample');

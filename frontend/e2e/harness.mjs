@@ -1,7 +1,7 @@
 // Process harness for the end-to-end tests: starts Xvfb and the dev-tagged
 // app in their own process groups and always stops them by group, also when
 // a test fails or the runner is interrupted.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -164,4 +164,16 @@ export async function openApp(env, { viewport = { width: 1440, height: 900 }, wa
   // The bindings arrive after the page script; wait until Go answers.
   if (waitBindings) await waitFor(() => page.evaluate(() => !!window.go?.app?.Sessions), 'the Go bindings', 30000);
   return { app, base, browser, page };
+}
+
+/**
+ * generateSample writes the bundled sample corpus to dir with the built CLI;
+ * it returns "" or why it could not (for a suite's skip reason).
+ */
+export function generateSample(dir) {
+  const cli = join(repoDir, 'build', 'bin', 'spillscope');
+  if (!existsSync(cli)) return `${cli} is missing (build it with: make build/bin/spillscope)`;
+  const r = spawnSync(cli, ['sample', '--out', dir], { encoding: 'utf8', timeout: 120000 });
+  if (r.status !== 0) return `"spillscope sample" exited ${r.status}: ${(r.stderr || '').trim().slice(0, 300)}`;
+  return '';
 }

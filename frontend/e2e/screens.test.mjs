@@ -4,22 +4,12 @@
 // real browser against the live Go bindings.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureArtifacts, openApp, repoDir, stopAll, tempHome, waitFor } from './harness.mjs';
+import { ensureArtifacts, generateSample, openApp, stopAll, tempHome, waitFor } from './harness.mjs';
 
 // A signed-URL parameter followed by a value: a credential the screen must never show.
 // The placeholders the screens write instead of a value ([redacted] in text, … in a redacted URI) are no value.
 const signedValue = /X-Amz-Signature=(?!\[redacted\]|…)[^&\s"'<>]+/i;
-
-function generateSample(dir) {
-  const cli = join(repoDir, 'build', 'bin', 'spillscope');
-  if (!existsSync(cli)) return `${cli} is missing (build it with: make build/bin/spillscope)`;
-  const r = spawnSync(cli, ['sample', '--out', dir], { encoding: 'utf8', timeout: 120000 });
-  if (r.status !== 0) return `"spillscope sample" exited ${r.status}: ${(r.stderr || '').trim().slice(0, 300)}`;
-  return '';
-}
 
 const home = tempHome();
 const sampleDir = join(home, 'roots', 'sample');
