@@ -198,6 +198,10 @@ func (s *Sessions) Result(q ResultQuery) (ResultDetail, error) {
 	}
 	d := ResultDetail{Row: resultRow(row), Session: sessionRow(sess), Revealed: q.Reveal}
 	d.Blocks, d.Masked = blockViews(res.Content, db.AttachmentDir(), q.Reveal, nil)
+	if d.Replaced, err = replacedView(s.ctx, db, q); err != nil {
+		return ResultDetail{}, err
+	}
+	d.Replayable = row.Spill != nil && sessions.CanReplay(row.Harness)
 	d.Route = d.Session.Route
 	if d.Estimator, err = retention.RouteEstimator(d.Route); err != nil {
 		d.Estimator = retention.DefaultEncoding

@@ -183,6 +183,13 @@ type ResultDetail struct {
 	// they were asked for and shown.
 	Masked   int  `json:"masked"`
 	Revealed bool `json:"revealed"`
+	// Replaced says what took the result's place on the model's surface
+	// after it was recorded (dsh's pruner, a compaction summary); nil while
+	// the model still sees it as recorded.
+	Replaced *ReplacedView `json:"replaced"`
+	// Replayable says the result's harness records its decisions, so
+	// "Replay as recorded" applies to it (Retention.Replay).
+	Replayable bool `json:"replayable"`
 }
 
 // ResultQuery asks for one result. Reveal shows its credential values

@@ -266,7 +266,7 @@ func TestFileRuleOtherHarnesses(t *testing.T) {
 	gemRef := SessionRef{Harness: HarnessGemini, Path: filepath.Join(gem, "chats", "session-1.json"), Root: root, SessionID: "g1", Roots: []string{root}, Env: env}
 	recRef := SessionRef{Harness: HarnessSpillscope, Path: filepath.Join(root, "spill", "0123456789abcdef"+RetainedSuffix), Root: root, Roots: []string{root}, Env: env}
 	claudeRef := SessionRef{Harness: HarnessClaude, Path: filepath.Join(root, "p", "s.jsonl"), Root: root, SessionID: "s", Roots: []string{root}, Env: env}
-	dshRef := SessionRef{SessionID: "d1", Env: env}
+	dshRef := SessionRef{Harness: HarnessDsh, SessionID: "d1", Env: env}
 	gooseRef := SessionRef{Harness: HarnessGoose, Path: filepath.Join(root, "g", "sessions", "sessions.db"), Root: root, SessionID: "20260101_1", Roots: []string{root}, Env: env}
 	copilotRef := SessionRef{Harness: HarnessCopilot, Path: filepath.Join(root, "session-state", "u", "events.jsonl"), Root: root, SessionID: "u", Roots: []string{root}, Env: env}
 	tests := []struct {
@@ -296,9 +296,9 @@ func TestFileRuleOtherHarnesses(t *testing.T) {
 		{"copilot shape", RuleFor(copilotRef, ""), "copilot shape", FileOutside},
 		{"copilot relayed in claude", RuleFor(claudeRef, copilot.NoticeLargeOutput), "copilot", FileExists},
 		{"copilot file for claude's own notice", RuleFor(claudeRef, NoticeClaudePersisted), "copilot", FileOutside},
-		{"dsh own session", FileRule{locs: DshLocations(dshRef)}, "dsh", FileExists},
-		{"dsh other session", FileRule{locs: DshLocations(dshRef)}, "dsh other", FileOutside},
-		{"dsh attachment", FileRule{locs: DshLocations(dshRef)}, "dsh image", FileExists},
+		{"dsh own session", RuleFor(dshRef, ""), "dsh", FileExists},
+		{"dsh other session", RuleFor(dshRef, ""), "dsh other", FileOutside},
+		{"dsh attachment", RuleFor(dshRef, ""), "dsh image", FileExists},
 		{"record's own file", RuleFor(recRef, NoticeSpillscope), "record", FileExists},
 		{"another record's file", RuleFor(recRef, NoticeSpillscope), "record other", FileOutside},
 		{"record image", RuleFor(recRef, ""), "record image", FileExists},

@@ -50,12 +50,21 @@ const (
 	// database, an export document) that turned out not to be one. Params:
 	// harness (its label), detail (English).
 	DiagNotSource = "not-a-source"
+	// DiagTornTail: the source ends inside a record (a zstd frame or a
+	// line still being written, or cut by a crash); it is read once
+	// complete. Each pass replaces it. Params: offset (where the torn part
+	// starts).
+	DiagTornTail = "torn-tail"
+	// DiagLogProblem: something a harness's own reader found wrong in its
+	// log (a frame failing its checksum, a seq gap, an event of the wrong
+	// shape). Params: problem (the reader's stable code), detail (English).
+	DiagLogProblem = "log-problem"
 )
 
 // DiagCodes are every code this package writes; the window's catalogues
 // word each of them (frontend/src/i18n, section diagnostic).
 var DiagCodes = []string{DiagNotJSON, DiagNoType, DiagUnknownType, DiagNotASession, DiagUnreadable, DiagBadShape,
-	DiagMissingField, DiagResultProblem, DiagBadImage, DiagBadRecord, DiagUnknownItem, DiagOrphanResult, DiagNotSource}
+	DiagMissingField, DiagResultProblem, DiagBadImage, DiagBadRecord, DiagUnknownItem, DiagOrphanResult, DiagNotSource, DiagTornTail, DiagLogProblem}
 
 // diagText is a diagnostic's English message: the one place each code is
 // worded, so the CLI, the log and the window's fallback say the same.
@@ -90,6 +99,10 @@ func diagText(code string, p map[string]string) string {
 		return fmt.Sprintf("tool result %s answers a call the session never made (its tool name is unknown)", p["callId"])
 	case DiagNotSource:
 		return fmt.Sprintf("not a %s source: %s", p["harness"], p["detail"])
+	case DiagTornTail:
+		return fmt.Sprintf("the file ends inside a record from byte %s (still being written, or cut by a crash); it is read once complete", p["offset"])
+	case DiagLogProblem:
+		return p["detail"]
 	}
 	return code
 }

@@ -57,6 +57,7 @@ func knownParam(code, name string) bool {
 		DiagResultProblem: {"callId", "detail"}, DiagBadImage: {"callId", "block", "detail"},
 		DiagBadRecord: {"where", "error"}, DiagUnknownItem: {"type", "count", "where"}, DiagOrphanResult: {"callId"},
 		DiagNotSource: {"harness", "detail"},
+		DiagTornTail: {"offset"}, DiagLogProblem: {"problem", "detail"},
 	}
 	for _, p := range params[code] {
 		if p == name {

@@ -60,6 +60,20 @@ type Harness interface {
 	ReadResult(path string, loc Locator, callID string) (retention.Result, error)
 }
 
+// Superseder is a harness whose sources can be superseded without changing
+// (dsh leaves an older generation of a log as it was beside the newer one
+// it migrated it to): an unchanged source it says is superseded is
+// detected afresh, so it leaves the index rather than being read as a
+// second copy of its session.
+type Superseder interface {
+	Superseded(path string) bool
+}
+
+func superseded(h Harness, path string) bool {
+	s, ok := h.(Superseder)
+	return ok && s.Superseded(path)
+}
+
 // Match is how sure a harness is that a file is its own.
 type Match int
 

@@ -208,10 +208,11 @@ func (d *DB) Index(ctx context.Context, roots []string, opts IndexOptions) (Summ
 			}
 			c := candidate{path: path, root: root, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
 			// An unchanged file keeps the harness that read it: one stat, no
-			// read. Anything else is detected afresh.
+			// read (unless the harness says a newer file took its place).
+			// Anything else is detected afresh.
 			if r, ok := prev[path]; ok {
 				if size, mtime := changeStamp(r.harness, path, c.size, c.mtime); r.size == size && r.mtime == mtime {
-					if _, ok := LookupHarness(r.harness); ok {
+					if h, ok := LookupHarness(r.harness); ok && !superseded(h, path) {
 						c.harness = r.harness
 						c.size, c.mtime = size, mtime
 					}
@@ -680,11 +681,16 @@ func (d *DB) writeFile(ctx context.Context, c candidate, prev *fileRow, st ReadS
 		w.fileID = prev.id
 		_, err = tx.ExecContext(ctx, `UPDATE files SET root = ?, harness = ?, size = ?, mtime_ns = ?, cursor = ?, indexed_at = ? WHERE id = ?`,
 			c.root, c.harness, c.size, c.mtime, st.Cursor, now, w.fileID)
+		if err == nil && prev.harness != c.harness {
+			// Another harness reads the file now: the sessions the old one
+			// made of it (and their results) are not this one's.
+			_, err = tx.ExecContext(ctx, `DELETE FROM sessions WHERE file_id = ?`, w.fileID)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("sessions: index %s: %w", c.path, err)
 	}
-	steps := []func(*Parsed, []resultExtra) error{w.sessions, w.calls, w.usage, w.compactions, w.results, w.diagnostics, w.sessionTotals}
+	steps := []func(*Parsed, []resultExtra) error{w.sessions, w.calls, w.usage, w.compactions, w.results, w.replacements, w.diagnostics, w.sessionTotals}
 	for _, step := range steps {
 		if err := step(p, extras); err != nil {
 			return fmt.Errorf("sessions: index %s: %w", c.path, err)
@@ -1087,6 +1093,10 @@ func (w *fileWriter) diagnostics(p *Parsed, _ []resultExtra) error {
 		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM diagnostics WHERE file_id = ?`, w.fileID); err != nil {
 			return fmt.Errorf("diagnostics: %w", err)
 		}
+	} else if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM diagnostics WHERE file_id = ? AND code = ?`, w.fileID, DiagTornTail); err != nil {
+		// A torn tail is where the last pass stopped: this pass read on
+		// from there and says again whether the file still ends torn.
+		return fmt.Errorf("diagnostics: %w", err)
 	}
 	for _, dg := range p.Diags {
 		subject, agg := aggregated(dg)

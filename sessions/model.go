@@ -151,6 +151,9 @@ type Parsed struct {
 	// large file never holds all its content in memory).
 	Results  []ToolResult
 	OnResult func(*ToolResult)
+	// Replacements are later events that changed what the model sees of a
+	// result of this pass or an earlier one (replaced.go).
+	Replacements []Replacement
 	// Usage holds records keyed for deduplication, last wins.
 	Usage []Usage
 	// Compactions holds the compaction events read, in source order.

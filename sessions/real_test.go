@@ -106,6 +106,12 @@ func TestIndexRealFixtures(t *testing.T) {
 					n += int64(len(b.Text))
 				case "image":
 					imgs++
+					if r.Harness == HarnessDsh && b.Path == "" && b.Data == "" {
+						// dsh logs no image bytes, and the corpus holds no
+						// attachment store: the image is a diagnostic, its
+						// path dropped.
+						continue
+					}
 					if b.Path == "" || b.Data != "" {
 						t.Errorf("result %d image not replaced by its attachment path", r.ID)
 					} else if _, err := os.Stat(b.Path); err != nil {
@@ -126,6 +132,19 @@ func TestIndexRealFixtures(t *testing.T) {
 				continue
 			}
 			found++
+			if r.Harness == HarnessDsh {
+				// dsh's snapshot tests spill into /tmp/dsh-acp-snap-*/, not a
+				// dsh-spill-* root, and their ids were normalised after: the
+				// session-<sha12> folder is not the logged session's own.
+				want := FileOutside
+				if !strings.Contains(r.Spill.Path, "/"+DshSessionFolder(r.SessionID)+"/") {
+					want = FileOtherSession
+				}
+				if r.Spill.Kind != "dsh-bytes" || r.SpillState != want || !strings.HasPrefix(r.Spill.Path, "/tmp/dsh-acp-snap-") {
+					t.Errorf("dsh notice %+v: state %q, want %q", r.Spill, r.SpillState, want)
+				}
+				continue
+			}
 			// The files are not in the corpus: a session folder copied
 			// without tool-results/ (2.1.39), and /tmp (2.1.85).
 			if r.Spill.Kind != NoticeClaudePersisted || !(strings.Contains(r.Spill.Path, "/tool-results/toolu_") || strings.HasPrefix(r.Spill.Path, "/tmp/claude-tool-results/")) {

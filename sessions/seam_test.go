@@ -321,7 +321,8 @@ func TestUnknownTypesCounted(t *testing.T) {
 func TestNotASession(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "sessions", "rollout-junk.jsonl"), strings.Repeat("not json at all\n", 40)+`{"type":"x","payload":{}}`+"\n")
-	writeFile(t, filepath.Join(root, "dsh", "--p--", "s1", "session.jsonl"), `{"type":"session","version":0,"id":"s1","createdAt":1,"delegationDepth":0}`+"\n"+
+	// A dsh header under a name dsh never gives a log (a backup copy).
+	writeFile(t, filepath.Join(root, "dsh", "--p--", "s1", "session.jsonl.bak"), `{"type":"session","version":0,"id":"s1","createdAt":1,"delegationDepth":0}`+"\n"+
 		`{"type":"tool/result","data":{"message":{"role":"user"}},"sourceEventSeqs":[3]}`+"\n")
 	d := openTemp(t)
 	s := index(t, d, root)
@@ -340,7 +341,13 @@ func TestDetectIsPositive(t *testing.T) {
 		name, rel, content, want string
 	}{
 		{"dsh log", "dsh/--p--/s/session.jsonl", `{"type":"session","version":0,"id":"s","createdAt":1,"cwd":"/w","delegationDepth":0}` + "\n" +
-			`{"type":"user/message","data":{"message":{"role":"user","content":[]}},"surfaceOp":"append"}` + "\n", ""},
+			`{"type":"user/message","data":{"message":{"role":"user","content":[]}},"surfaceOp":"append"}` + "\n", HarnessDsh},
+		{"dsh generation", "dsh/--p--/g/session.v3.jsonl", `{"type":"session","version":3,"id":"g","createdAt":1,"delegationDepth":0}` + "\n", HarnessDsh},
+		{"dsh snapshot child", "dsh/snap/session.2.jsonl", `{"type":"session","version":0,"id":"c","createdAt":1,"delegationDepth":1}` + "\n", HarnessDsh},
+		{"dsh flat layout", "dsh/0123456789ab/c1.jsonl", `{"type":"session","version":0,"id":"c1","createdAt":1,"delegationDepth":0}` + "\n", HarnessDsh},
+		{"dsh expected log", "dsh/snap/session.expected.jsonl", `{"type":"session","version":0,"id":"c","createdAt":1,"delegationDepth":1}` + "\n", ""},
+		{"dsh name without header", "dsh/--p--/n/session.jsonl", `{"type":"user","content":"hi"}` + "\n", ""},
+		{"dsh header with no id", "dsh/--p--/e/session.jsonl", `{"type":"session","version":0,"id":"","createdAt":1}` + "\n", ""},
 		{"dsh replay", "dsh/x/child.replay.jsonl", `{"type":"session","version":0,"id":"c","createdAt":2,"delegationDepth":1}` + "\n", ""},
 		{"copilot events in its layout", "copilot/session-state/u/events.jsonl", `{"type":"session.start","data":{"sessionId":"u"},"id":"e1","timestamp":"t","parentId":null}` + "\n", HarnessCopilot},
 		{"copilot-shaped start elsewhere, not the agent's", "misc/u/events.jsonl", `{"type":"session.start","data":{"sessionId":"u"},"id":"e1","timestamp":"t","parentId":null}` + "\n", ""},

@@ -152,6 +152,9 @@ func parseBudget(raw string) (int64, error) {
 
 // runRetain runs a retention policy on one tool result from stdin.
 func runRetain(env Env, args []string) int {
+	if isReplay(args) {
+		return runRetainReplay(env, args)
+	}
 	fs := flag.NewFlagSet("retain", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var bud budgetFlag

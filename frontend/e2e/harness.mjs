@@ -1,7 +1,7 @@
 // Process harness for the end-to-end tests: starts Xvfb and the dev-tagged
 // app in their own process groups and always stops them by group, also when
 // a test fails or the runner is interrupted.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -179,4 +179,16 @@ export function noCJKFonts() {
     `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>/usr/share/fonts/truetype/dejavu</dir>\n  <cachedir>${dir}/cache</cachedir>\n</fontconfig>\n`,
   );
   return file;
+}
+
+/**
+ * generateSample writes the bundled sample corpus to dir with the built CLI;
+ * it returns "" or why it could not (for a suite's skip reason).
+ */
+export function generateSample(dir) {
+  const cli = join(repoDir, 'build', 'bin', 'spillscope');
+  if (!existsSync(cli)) return `${cli} is missing (build it with: make build/bin/spillscope)`;
+  const r = spawnSync(cli, ['sample', '--out', dir], { encoding: 'utf8', timeout: 120000 });
+  if (r.status !== 0) return `"spillscope sample" exited ${r.status}: ${(r.stderr || '').trim().slice(0, 300)}`;
+  return '';
 }

@@ -118,6 +118,7 @@ describe('hostile corpus: no credential on screen unasked', { skip: skipReason |
     await waitFor(async () => (await page.getByTestId('projection').getAttribute('aria-busy').catch(() => null)) === 'false', 'the projection', 60000);
     const spill = page.getByTestId('spill-file');
     if (await spill.count()) {
+      // Every verdict of the file rule settles the pane: the forged notices' files are "outside", never read.
       await waitFor(async () => ['ready', 'missing', 'outside', 'unreadable', 'error'].includes(await spill.getAttribute('data-state')), 'the spill pane', 60000);
     }
   }

@@ -1,6 +1,6 @@
 // Package samplegen writes realistic agent session folders (Claude Code, Codex
-// CLI, Gemini CLI, OpenCode, GitHub Copilot CLI, goose and spillscope's own
-// spill layout) for tests, benchmarks and
+// CLI, Gemini CLI, dsh, OpenCode, GitHub Copilot CLI, goose and spillscope's
+// own spill layout) for tests, benchmarks and
 // for running the app on a machine that has no sessions of its own.
 //
 // Layout under the corpus folder:
@@ -16,6 +16,8 @@
 //	copilot/session-state/<id>/events.jsonl, copilot/tmp/<ms>-copilot-tool-output-<id>.txt
 //	goose/sessions/sessions.db, goose/mcp_responses/mcp_response_<ts>_<rand>.txt
 //	goose/goose_mcp_responses/mcp_response_<ts>.txt (relayed by an MCP bridge)
+//	dsh/home/sessions/--<project key>--/<id>/session[.v4].jsonl[.zstd], dsh/home/attachments/v1/objects/…
+//	dsh/tmp/dsh-spill-<6>/session-<sha12>/<12 hex>-<tool>.txt (dsh.go)
 //
 // Everything is derived from Options.Seed, so the same seed written to the same
 // folder gives the same bytes. Generate returns a Manifest holding the counts
@@ -286,6 +288,9 @@ func Generate(dir string, opts Options) (Manifest, error) {
 			return g.m, err
 		}
 		if err := g.writeSpillscope(i); err != nil {
+			return g.m, err
+		}
+		if err := g.writeDsh(i); err != nil {
 			return g.m, err
 		}
 		if err := g.writeOpenCodeExport(i); err != nil {

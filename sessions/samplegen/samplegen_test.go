@@ -40,6 +40,10 @@ func treeHashes(t *testing.T, dir string) map[string][32]byte {
 		if err != nil {
 			return err
 		}
+		if strings.HasSuffix(p, ".zstd") {
+			// dsh's zstd logs: the paths they name are inside the frames.
+			b = bytes.Join(dshLines(t, p), []byte("\n"))
+		}
 		b = bytes.ReplaceAll(b, []byte(abs), []byte("$CORPUS"))
 		rel, _ := filepath.Rel(abs, p)
 		out[filepath.ToSlash(rel)] = sha256.Sum256(b)
@@ -49,6 +53,26 @@ func treeHashes(t *testing.T, dir string) map[string][32]byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// zstdBytes is the size on disk of the zstd files under dir.
+func zstdBytes(t *testing.T, dir string) int64 {
+	t.Helper()
+	var n int64
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".zstd") {
+			st, err := os.Stat(p)
+			if err != nil {
+				return err
+			}
+			n += st.Size()
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 func TestGenerateIsDeterministic(t *testing.T) {
@@ -87,6 +111,10 @@ func TestGenerateIsDeterministic(t *testing.T) {
 			t.Fatalf("trees differ (%d vs %d files)", len(h1), len(h2))
 		}
 		m1.SessionUsage, m2.SessionUsage = nil, nil
+		// zstd frames compress the paths they name, so their sizes follow
+		// the folder's name; their content is compared decoded above.
+		m1.Bytes -= zstdBytes(t, filepath.Join(base, "a"))
+		m2.Bytes -= zstdBytes(t, filepath.Join(base, "b"))
 		if !reflect.DeepEqual(m1, m2) {
 			t.Errorf("manifests differ:\n%+v\n%+v", m1, m2)
 		}
@@ -239,6 +267,10 @@ func recount(t *testing.T, dir string) (map[string]Counts, map[string]Usage) {
 			c := per[HarnessGemini]
 			recountGemini(t, p, &c, usage, rel)
 			per[HarnessGemini] = c
+		case strings.HasPrefix(rel, "dsh/home/sessions/"):
+			c := per[HarnessDsh]
+			recountDsh(t, p, &c, usage, rel)
+			per[HarnessDsh] = c
 		case strings.HasPrefix(rel, "spillscope/") && strings.HasSuffix(rel, ".retained.json"):
 			c := per[HarnessSpillscope]
 			recountRetained(t, p, &c)
@@ -490,7 +522,7 @@ func TestManifestMatchesFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			per, usage := recount(t, dir)
-			for _, h := range []string{HarnessClaude, HarnessCodex, HarnessGemini, HarnessSpillscope, HarnessOpenCode, HarnessCopilot, HarnessGoose} {
+			for _, h := range []string{HarnessClaude, HarnessCodex, HarnessGemini, HarnessSpillscope, HarnessDsh, HarnessOpenCode, HarnessCopilot, HarnessGoose} {
 				got, want := per[h], m.PerHarness[h]
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("%s: files say\n  %+v\nmanifest says\n  %+v", h, got, want)
@@ -514,7 +546,7 @@ func TestManifestMatchesFiles(t *testing.T) {
 				}
 			}
 			scale := max(tc.opts.Scale, 1)
-			if want := 12 * scale; m.Sessions != want {
+			if want := 14 * scale; m.Sessions != want {
 				t.Errorf("sessions = %d, want %d at scale %d", m.Sessions, want, scale)
 			}
 			// Every case the brief names is present at least once per scale.

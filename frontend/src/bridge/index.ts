@@ -43,6 +43,8 @@ export type Diagnostic = app.Diagnostic;
 export type FileSlice = app.FileSlice;
 export type MaskSpan = app.MaskSpan;
 export type Snippet = app.Snippet;
+export type ReplayView = app.ReplayView;
+export type ReplacedView = app.ReplacedView;
 
 /** SearchPageQuery is one page of a full-text search. */
 export interface SearchPageQuery {
@@ -84,6 +86,8 @@ export interface Bridge {
   /** policies declares the retention policies (name, budget parameter, unit, shipped budget). */
   policies(): Promise<PolicyInfo[]>;
   retain(req: Partial<RetainRequest>): Promise<Projection>;
+  /** replay replays an indexed result's recorded decision as recorded (budget null: the shipped default, then the range that reproduces). */
+  replay(resultId: number, budget?: number | null): Promise<ReplayView>;
   sweep(req: Partial<SweepRequest>): Promise<SweepRow[]>;
   /** compare runs several policies on one result, every column priced on one yardstick. */
   compare(req: Partial<CompareRequest>): Promise<CompareView>;
@@ -123,6 +127,7 @@ const direct: Bridge = {
     RetentionSvc.Retain(
       app.RetainRequest.createFrom({ resultId: 0, json: '', policy: '', budget: null, params: {}, route: '', estimator: '', toolName: '', reveal: false, ...req }),
     ),
+  replay: (resultId, budget) => RetentionSvc.Replay(app.ReplayRequest.createFrom({ resultId, budget: budget ?? null })),
   sweep: (req) =>
     RetentionSvc.Sweep(app.SweepRequest.createFrom({ resultId: 0, sessionId: 0, budgets: [], route: '', policy: '', estimator: '', ...req })),
   compare: (req) =>

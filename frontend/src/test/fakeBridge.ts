@@ -28,6 +28,7 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     routes: unset('routes'),
     policies: unset('policies'),
     retain: unset('retain'),
+    replay: unset('replay'),
     sweep: unset('sweep'),
     compare: unset('compare'),
     sweepPolicies: unset('sweepPolicies'),

@@ -82,6 +82,20 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class BudgetRange {
+	    min: number;
+	    max: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new BudgetRange(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.min = source["min"];
+	        this.max = source["max"];
+	    }
+	}
 	export class LossFigures {
 	    bytes: number;
 	    lines: number;
@@ -785,6 +799,146 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ReplacedView {
+	    kind: string;
+	    seq: number;
+	    eventSeq: number;
+	    line: number;
+	    ref: string;
+	    lastSeen: BlockView[];
+	    lastSeenGone: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReplacedView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.seq = source["seq"];
+	        this.eventSeq = source["eventSeq"];
+	        this.line = source["line"];
+	        this.ref = source["ref"];
+	        this.lastSeen = this.convertValues(source["lastSeen"], BlockView);
+	        this.lastSeenGone = source["lastSeenGone"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ReplayDifference {
+	    block: number;
+	    offset: number;
+	    reason: string;
+	    recorded: string;
+	    replayed: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReplayDifference(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.block = source["block"];
+	        this.offset = source["offset"];
+	        this.reason = source["reason"];
+	        this.recorded = source["recorded"];
+	        this.replayed = source["replayed"];
+	    }
+	}
+	export class ReplayRequest {
+	    resultId: number;
+	    budget?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReplayRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resultId = source["resultId"];
+	        this.budget = source["budget"];
+	    }
+	}
+	export class ReplayView {
+	    replayable: boolean;
+	    code: string;
+	    reason: string;
+	    reproduced: boolean;
+	    policy: string;
+	    tried: string[];
+	    estimator: string;
+	    route: string;
+	    budget: number;
+	    budgetUnit: string;
+	    budgetSource: string;
+	    budgetRange?: BudgetRange;
+	    difference?: ReplayDifference;
+	    spillPath: string;
+	    spillState: string;
+	    notice: string;
+	    omittedBytes: number;
+	    omittedImages: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReplayView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.replayable = source["replayable"];
+	        this.code = source["code"];
+	        this.reason = source["reason"];
+	        this.reproduced = source["reproduced"];
+	        this.policy = source["policy"];
+	        this.tried = source["tried"];
+	        this.estimator = source["estimator"];
+	        this.route = source["route"];
+	        this.budget = source["budget"];
+	        this.budgetUnit = source["budgetUnit"];
+	        this.budgetSource = source["budgetSource"];
+	        this.budgetRange = this.convertValues(source["budgetRange"], BudgetRange);
+	        this.difference = this.convertValues(source["difference"], ReplayDifference);
+	        this.spillPath = source["spillPath"];
+	        this.spillState = source["spillState"];
+	        this.notice = source["notice"];
+	        this.omittedBytes = source["omittedBytes"];
+	        this.omittedImages = source["omittedImages"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class SessionRow {
 	    id: number;
 	    harness: string;
@@ -891,6 +1045,8 @@ export namespace app {
 	    estimator: string;
 	    masked: number;
 	    revealed: boolean;
+	    replaced?: ReplacedView;
+	    replayable: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ResultDetail(source);
@@ -905,6 +1061,8 @@ export namespace app {
 	        this.estimator = source["estimator"];
 	        this.masked = source["masked"];
 	        this.revealed = source["revealed"];
+	        this.replaced = this.convertValues(source["replaced"], ReplacedView);
+	        this.replayable = source["replayable"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
