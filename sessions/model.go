@@ -9,6 +9,7 @@ package sessions
 
 import (
 	"errors"
+	"strings"
 
 	"spillscope/retention"
 )
@@ -194,6 +195,9 @@ func summarize(r *ToolResult) {
 			r.TextBytes += int64(len(b.Text))
 			if r.Notice == nil {
 				if n, ok := RecogniseSpill(b.Text); ok {
+					// A copy: the text may share a huge line's buffer
+					// (strIn), which the path must not keep alive.
+					n.Path = strings.Clone(n.Path)
 					r.Notice = &n
 				}
 			}
