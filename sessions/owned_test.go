@@ -41,3 +41,36 @@ func TestClaudeOwnedLineMatchesShared(t *testing.T) {
 		})
 	}
 }
+
+// The same for a Codex CLI line: an output string, an array with a text
+// and a data-URL image, and an item of another type kept raw.
+func TestCodexOwnedLineMatchesShared(t *testing.T) {
+	big := strings.Repeat("Process output \"quoted\"\tand é\n", ownedMin/16)
+	img := "data:image/png;base64," + base64.StdEncoding.EncodeToString([]byte(strings.Repeat("\x89PNG....", ownedMin/4)))
+	tests := []struct {
+		name   string
+		output any
+	}{
+		{"output string", big},
+		{"text and image", []any{map[string]any{"type": "input_text", "text": big}, map[string]any{"type": "input_image", "image_url": img}}},
+		{"other item with text", []any{map[string]any{"text": big, "type": "input_file", "image_url": img}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			line := mustJSON(map[string]any{"timestamp": "2026-01-01T00:00:00Z", "type": "response_item",
+				"payload": map[string]any{"type": "function_call_output", "call_id": "c1", "output": tt.output}})
+			read := func(owned bool) []ToolResult {
+				p := &Parsed{}
+				(&CodexReader{}).ReadLine(Line{Bytes: []byte(line), Length: int64(len(line)) + 1, Number: 1, Complete: true, Owned: owned}, p)
+				return p.Results
+			}
+			shared, owned := read(false), read(true)
+			if len(shared) != 1 || len(shared[0].Blocks) == 0 {
+				t.Fatalf("the shared read found %d results", len(shared))
+			}
+			if !reflect.DeepEqual(owned, shared) {
+				t.Errorf("the owned read differs")
+			}
+		})
+	}
+}
