@@ -13,7 +13,6 @@ import (
 	"runtime"
 	"strings"
 
-	"spillscope/app/cli"
 	"spillscope/sessions"
 )
 
@@ -22,6 +21,9 @@ import (
 type Config struct {
 	// DataDir holds the index database and the attachment store.
 	DataDir string
+	// DBPath is the index database; "" is index.db in DataDir. The
+	// attachment store is always beside the database.
+	DBPath string
 	// ConfigDir holds settings.json.
 	ConfigDir string
 	// Roots are the session folders to index; empty means the usual places.
@@ -136,7 +138,7 @@ func (a *App) Startup(ctx context.Context) { a.ctx = ctx }
 // which of them exist on this machine.
 func (a *App) Info() (Info, error) {
 	info := Info{
-		Version:   cli.Version,
+		Version:   Version,
 		Platform:  runtime.GOOS + "/" + runtime.GOARCH,
 		DataDir:   a.cfg.DataDir,
 		Roots:     ResolveRoots(a.cfg),

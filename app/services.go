@@ -94,11 +94,29 @@ func (s *Sessions) Results(sessionID int64) ([]ResultRow, error) {
 	if sessionID <= 0 {
 		return nil, fmt.Errorf("app: session id %d is not valid", sessionID)
 	}
+	return s.ResultList(ResultListQuery{SessionID: sessionID})
+}
+
+// ResultList lists every tool result of one session (q.SessionID), of
+// every transcript of one harness session (q.HarnessSessionID, subagents
+// included), or of the whole index, in q.Order: "" or "source" (source
+// order), "tokens" (most tokens first, exact once counted).
+func (s *Sessions) ResultList(q ResultListQuery) ([]ResultRow, error) {
+	if q.SessionID < 0 {
+		return nil, fmt.Errorf("app: session id %d is not valid", q.SessionID)
+	}
+	order, err := sessions.ParseOrder(q.Order)
+	if err != nil {
+		return nil, err
+	}
+	if order == sessions.OrderRelevance {
+		return nil, fmt.Errorf("app: the results list has no order %q (want source or tokens)", q.Order)
+	}
 	db, err := s.store.DB()
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.Results(s.ctx, sessions.ResultFilter{SessionRowID: sessionID})
+	rows, err := db.Results(s.ctx, sessions.ResultFilter{SessionRowID: q.SessionID, SessionID: q.HarnessSessionID, Order: order})
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"spillscope/app"
 	"spillscope/retention"
 	"spillscope/retention/imagecost"
 	"spillscope/sessions"
@@ -22,6 +23,8 @@ import (
 
 const retainUsage = `usage: spillscope retain [--policy P] [--budget N] [--estimator E] [--route R] [--tool NAME]
                         [--spill-path P] [--spill-hint H] [--spill-dir DIR] [--param k=v]... < result.json
+       spillscope retain --result ID [--db PATH] [--policy P] [--budget N] [--estimator E] [--route R]
+                        [--tool NAME] [--param k=v]... [--reveal]
 
 Runs a retention policy on one tool result read from standard input (an MCP
 CallToolResult object or a bare content array) and prints the outcome as one
@@ -37,6 +40,17 @@ dsh-pruner (dsh's compaction pruner, thresholdChars in code points, 8192).
 --budget sets the policy's budget in its own unit; without it the policy is
 off (status "disabled"), as an omitted dsh setting disables dsh's policy.
 --estimator: dsh-meter, o200k_base or cl100k_base (default: the route's).
+
+With --result it runs the decision on an indexed tool result (an id from
+'spillscope results') as the window's re-run pane does, on the result's own
+route and tool unless --route and --tool say otherwise, and prints what that
+pane shows as one JSON object: resultId, status, blocks (each part of the
+outcome: kept text, the omitted marker, the notice, images; text masked
+unless --reveal), notice, omittedBytes, omittedImages, tokens,
+originalTokens (the result's row's tokens once the index has counted it),
+originalTokensExact, diagnostics, policy, route, estimator, budget,
+budgetUnit, recovery, locator, completeFile (shortened and masked), masked,
+revealed. Nothing is written.
 
 --spill-path is the locator the notice names and --spill-hint the spill
 backend's retrieval hint (default: dsh-spill-local's). With --spill-dir,
@@ -156,6 +170,9 @@ func runRetain(env Env, args []string) int {
 	session := fs.String("session", "spillscope", "session id whose spill folder --spill-dir writes into")
 	tool := fs.String("tool", "", "name of the tool that produced the result (the host's read tool passes through)")
 	fs.Var(params, "param", "a policy parameter k=v (repeatable), under the harness's own name")
+	result := fs.String("result", "", "run on this indexed tool result (an id from 'spillscope results') instead of standard input")
+	dbPath := fs.String("db", "", "with --result: database file (default: the app's own)")
+	reveal := fs.Bool("reveal", false, "with --result: show credential values instead of masking them")
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(env.Stdout, retainUsage)
@@ -174,7 +191,22 @@ func runRetain(env Env, args []string) int {
 		return fail(exitUsage, "%v", err)
 	}
 	if fs.NArg() > 0 {
-		return fail(exitUsage, "unexpected argument %q (the result is read from standard input)", fs.Arg(0))
+		return fail(exitUsage, "unexpected argument %q (the result is read from standard input, or named by --result)", fs.Arg(0))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *result == "" {
+		for _, name := range []string{"db", "reveal"} {
+			if set[name] {
+				return fail(exitUsage, "--%s goes with --result", name)
+			}
+		}
+	} else {
+		for _, name := range []string{"spill-dir", "spill-path", "spill-hint", "session"} {
+			if set[name] {
+				return fail(exitUsage, "--%s is for a result read from standard input, not with --result", name)
+			}
+		}
 	}
 	pol, err := retention.LookupPolicy(*policy)
 	if err != nil {
@@ -203,6 +235,17 @@ func runRetain(env Env, args []string) int {
 	opts.Route = rt.Name
 	if _, err := retention.EstimatorFor(*estimator, rt.Name); err != nil {
 		return fail(exitUsage, "--estimator: %v", err)
+	}
+	if *result != "" {
+		id, err := strconv.ParseInt(strings.TrimSpace(*result), 10, 64)
+		if err != nil || id <= 0 {
+			return fail(exitUsage, "--result %q is not a result id (a positive number)", *result)
+		}
+		req := app.RetainRequest{ResultID: id, Policy: info.Name, Budget: budgetPtr, Params: params, Estimator: *estimator, ToolName: *tool, Reveal: *reveal}
+		if set["route"] {
+			req.Route = rt.Name
+		}
+		return runRetainResult(env, *dbPath, req, fail)
 	}
 
 	input, err := io.ReadAll(env.Stdin)
@@ -262,6 +305,36 @@ func runRetain(env Env, args []string) int {
 		}
 	}
 	if err := writeJSON(env.Stdout, o); err != nil {
+		return fail(exitFail, "%v", err)
+	}
+	return exitOK
+}
+
+// retainResultOutput is what `retain --result` prints: the window's
+// re-run pane for the result.
+type retainResultOutput struct {
+	ResultID int64 `json:"resultId"`
+	app.Projection
+}
+
+// runRetainResult runs the decision on an indexed result through the
+// window's Retention service (its Analysis, its masking, the row's counted
+// original), and prints the projection. A replay of what the harness
+// recorded for the result would branch off here, beside the re-run.
+func runRetainResult(env Env, dbPath string, req app.RetainRequest, fail func(int, string, ...any) int) int {
+	store, err := viewStore(env, dbPath)
+	if err != nil {
+		return fail(exitFail, "%v", err)
+	}
+	defer store.Close()
+	p, err := app.NewRetention(store).Retain(req)
+	if errors.Is(err, sessions.ErrNotFound) {
+		return fail(exitFail, "--result %d: no such result in the index", req.ResultID)
+	}
+	if err != nil {
+		return fail(exitFail, "--result %d: %v", req.ResultID, err)
+	}
+	if err := writeJSON(env.Stdout, retainResultOutput{ResultID: req.ResultID, Projection: p}); err != nil {
 		return fail(exitFail, "%v", err)
 	}
 	return exitOK

@@ -597,6 +597,22 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ResultListQuery {
+	    sessionId: number;
+	    harnessSessionId: string;
+	    order: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResultListQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.harnessSessionId = source["harnessSessionId"];
+	        this.order = source["order"];
+	    }
+	}
 	export class ResultQuery {
 	    id: number;
 	    reveal: boolean;
