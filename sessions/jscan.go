@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"spillscope/internal/jsontext"
 )
 
 // The scanner below walks JSON in place instead of decoding it: session logs
@@ -253,7 +254,7 @@ func strIn(v []byte, owned bool) (string, bool) {
 		var ok bool
 		// A bad escape fails encoding/json too, so str's answer would be
 		// the same; valid UTF-8 with valid escapes decodes to valid UTF-8.
-		if n, ok = unescapeInto(inner, inner); !ok {
+		if n, ok = jsontext.Unescape(inner, inner); !ok {
 			return "", false
 		}
 	}
@@ -262,98 +263,17 @@ func strIn(v []byte, owned bool) (string, bool) {
 	return unsafe.String(unsafe.SliceData(inner), n), true
 }
 
-// unescapeInto decodes the JSON string escapes of in into dst, which may be
-// in itself (the write position never passes the read position), and returns
-// the decoded length. It reports false for an escape it does not decode, as
-// unescape does, having written part of dst. Valid UTF-8 in gives valid
-// UTF-8 out.
-func unescapeInto(dst, in []byte) (int, bool) {
-	w := 0
-	for i := 0; i < len(in); {
-		j := bytes.IndexByte(in[i:], '\\')
-		if j < 0 {
-			w += copy(dst[w:], in[i:])
-			break
-		}
-		w += copy(dst[w:], in[i:i+j])
-		i += j
-		if i+1 >= len(in) {
-			return w, false
-		}
-		c := in[i+1]
-		switch c {
-		case '"', '\\', '/':
-		case 'n':
-			c = '\n'
-		case 't':
-			c = '\t'
-		case 'r':
-			c = '\r'
-		case 'b':
-			c = '\b'
-		case 'f':
-			c = '\f'
-		case 'u':
-			r, ok := hex4(in, i+2)
-			if !ok {
-				return w, false
-			}
-			i += 6
-			if utf16.IsSurrogate(r) {
-				if i+1 < len(in) && in[i] == '\\' && in[i+1] == 'u' {
-					if r2, ok := hex4(in, i+2); ok {
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							w += utf8.EncodeRune(dst[w:], dec)
-							i += 6
-							continue
-						}
-					}
-				}
-				r = utf8.RuneError
-			}
-			w += utf8.EncodeRune(dst[w:], r)
-			continue
-		default:
-			return w, false
-		}
-		dst[w] = c
-		w++
-		i += 2
-	}
-	return w, true
-}
-
 // unescape decodes JSON string escapes. Tool output is full of \n and \t;
 // a hand loop over memchr'd runs is several times faster than
 // encoding/json. Anything odd (a bad escape, invalid UTF-8) falls back to
 // encoding/json.
 func unescape(in []byte) (string, bool) {
 	buf := make([]byte, len(in))
-	n, ok := unescapeInto(buf, in)
+	n, ok := jsontext.Unescape(buf, in)
 	if !ok || !utf8.Valid(buf[:n]) {
 		return "", false
 	}
 	return string(buf[:n]), true
-}
-
-func hex4(b []byte, i int) (rune, bool) {
-	if i+4 > len(b) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[i : i+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
 }
 
 // isTrue reports a JSON true literal.
