@@ -114,7 +114,8 @@ func (r *Retention) analysis(db *sessions.DB, req RetainRequest) (*cached, error
 	if c, ok := r.cache.get(key); ok {
 		return c, nil
 	}
-	res, err := retention.ParseResult([]byte(req.JSON))
+	// A copy of the pasted text of our own: its strings are decoded in it.
+	res, err := retention.ParseResultInPlace([]byte(req.JSON))
 	if err != nil {
 		return nil, err
 	}

@@ -69,7 +69,7 @@ Flags:
 type retainOutput struct {
 	Policy              string              `json:"policy"`
 	Status              string              `json:"status"`
-	Content             []json.RawMessage   `json:"content"`
+	Content             []any               `json:"content"`
 	Spans               []retention.Span    `json:"spans,omitempty"`
 	Notice              string              `json:"notice"`
 	OmittedBytes        int64               `json:"omittedBytes"`
@@ -248,16 +248,23 @@ func runRetain(env Env, args []string) int {
 		return runRetainResult(env, *dbPath, req, fail)
 	}
 
-	input, err := io.ReadAll(env.Stdin)
+	input, err := readInput(env.Stdin)
 	if err != nil {
 		return fail(exitFail, "reading standard input: %v", err)
 	}
-	res, err := retention.ParseResult(input)
+	// The spill file's name comes from the input as given, before its
+	// strings are decoded over it.
+	var id12 string
+	if *spillDir != "" {
+		sum := sha256.Sum256(input)
+		id12 = hex.EncodeToString(sum[:])[:12]
+	}
+	// The input is ours alone: its texts are decoded where they lie, so a
+	// 10 MB result is not copied again.
+	res, err := retention.ParseResultInPlace(input)
 	if err != nil {
 		return fail(exitFail, "standard input: %v", err)
 	}
-	sum := sha256.Sum256(input)
-	id12 := hex.EncodeToString(sum[:])[:12]
 
 	var diags []string
 	var dir, spillFile string
@@ -340,6 +347,27 @@ func runRetainResult(env Env, dbPath string, req app.RetainRequest, fail func(in
 	return exitOK
 }
 
+// readInput reads standard input whole, into a buffer of its size when it
+// is a file (no growing copies of a 10 MB result).
+func readInput(r io.Reader) ([]byte, error) {
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > 0 {
+			buf := make([]byte, st.Size())
+			n, err := io.ReadFull(f, buf)
+			switch {
+			case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+				return buf[:n], nil
+			case err != nil:
+				return nil, err
+			}
+			// The file grew since: read the rest too.
+			rest, err := io.ReadAll(f)
+			return append(buf, rest...), err
+		}
+	}
+	return io.ReadAll(r)
+}
+
 func policyNames() string {
 	var names []string
 	for _, p := range retention.Policies() {
@@ -356,9 +384,9 @@ func orDefault(s, def string) string {
 }
 
 func makeOutput(out retention.Outcome) retainOutput {
-	content := make([]json.RawMessage, len(out.Content))
+	content := make([]any, len(out.Content))
 	for i, b := range out.Content {
-		content[i] = blockJSON(b)
+		content[i] = blockValue(b)
 	}
 	return retainOutput{
 		Policy: out.Policy, Status: out.Status, Content: content, Spans: out.Spans, Notice: out.Notice,
@@ -369,9 +397,19 @@ func makeOutput(out retention.Outcome) retainOutput {
 	}
 }
 
-// blockJSON is a block as printed: text as {type,text}, images as
-// {type,mimeType,path} (never base64), anything else as its original JSON.
+// blockJSON is a block as printed (blockValue), encoded.
 func blockJSON(b retention.Block) json.RawMessage {
+	data, err := json.Marshal(blockValue(b))
+	if err != nil {
+		return json.RawMessage(`null`)
+	}
+	return data
+}
+
+// blockValue is a block as printed: text as {type,text}, images as
+// {type,mimeType,path} (never base64), anything else as its original JSON.
+// Values, not encoded JSON, so the output is encoded once.
+func blockValue(b retention.Block) any {
 	var v any
 	switch b.Type {
 	case retention.TypeText:
@@ -391,11 +429,7 @@ func blockJSON(b retention.Block) json.RawMessage {
 		}
 		v = b
 	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return json.RawMessage(`null`)
-	}
-	return data
+	return v
 }
 
 // resultJSON is the input result with images as paths, for the record.
