@@ -55,6 +55,7 @@ func runWindow() error {
 	sessionsSvc := app.NewSessions(store)
 	retentionSvc := app.NewRetention(store)
 	linksSvc := app.NewLinks(store)
+	desktopSvc := app.NewDesktop(store, app.SystemOpener{})
 	return wails.Run(&options.App{
 		Title:            "Spillscope",
 		Width:            1280,
@@ -70,7 +71,7 @@ func runWindow() error {
 			appSvc.Startup(ctx)
 			sessionsSvc.Startup(ctx)
 		},
-		Bind: []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc},
+		Bind: []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc, desktopSvc},
 		Linux: &linux.Options{
 			Icon:        icon,
 			ProgramName: "spillscope",

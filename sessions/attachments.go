@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -205,4 +206,21 @@ func safeSubtype(sub string) bool {
 		}
 	}
 	return true
+}
+
+// AttachmentFile is the stored attachment of image block `block` of an
+// indexed result, judged now by the attachment store's file rule: the path
+// comes from the index (the attachment's digest and extension), never from
+// the result's text or the caller. A block without a stored attachment is
+// ErrNotFound.
+func (d *DB) AttachmentFile(ctx context.Context, resultID int64, block int) (FileCheck, error) {
+	paths, err := d.attachmentPaths(ctx, resultID)
+	if err != nil {
+		return FileCheck{}, err
+	}
+	p, ok := paths[block]
+	if !ok {
+		return FileCheck{}, fmt.Errorf("%w: tool result %d has no stored image at block %d", ErrNotFound, resultID, block)
+	}
+	return AttachmentStoreRule(d.dataDir()).Check(p), nil
 }

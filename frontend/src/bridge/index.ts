@@ -5,6 +5,7 @@ import * as AppSvc from '../wailsjs/go/app/App';
 import * as SessionsSvc from '../wailsjs/go/app/Sessions';
 import * as RetentionSvc from '../wailsjs/go/app/Retention';
 import * as LinksSvc from '../wailsjs/go/app/Links';
+import * as DesktopSvc from '../wailsjs/go/app/Desktop';
 import { ClipboardSetText } from '../wailsjs/runtime/runtime';
 import { app } from '../wailsjs/go/models';
 
@@ -29,6 +30,8 @@ export type Diagnostic = app.Diagnostic;
 export type FileSlice = app.FileSlice;
 export type MaskSpan = app.MaskSpan;
 export type Snippet = app.Snippet;
+export type FileTarget = app.FileTarget;
+export type FileAction = app.FileAction;
 
 /** Bridge is everything the stores need from Go; unit tests pass their own. */
 export interface Bridge {
@@ -59,6 +62,10 @@ export interface Bridge {
   checkLink(uri: string): Promise<LinkRow>;
   /** copyText puts text on the clipboard (what the pane shows: masked unless revealed). */
   copyText(text: string): Promise<void>;
+  /** openFile opens a result's spill file (kind "spill") or the stored image of one of its blocks (kind "attachment") in the system viewer: Go picks the path and the file rule decides (action.state); the window never names a path. */
+  openFile(target: FileTarget): Promise<FileAction>;
+  /** revealFile shows the same file selected in the file manager. */
+  revealFile(target: FileTarget): Promise<FileAction>;
 }
 
 export const bridge: Bridge = {
@@ -85,6 +92,8 @@ export const bridge: Bridge = {
     RetentionSvc.Sweep(app.SweepRequest.createFrom({ resultId: 0, sessionId: 0, budgets: [], route: '', policy: '', estimator: '', ...req })),
   listLinks: (q) => LinksSvc.List(app.LinkQuery.createFrom({ onlyHidden: false, limit: 0, offset: 0, ...q })),
   checkLink: (uri) => LinksSvc.Check(uri),
+  openFile: (target) => DesktopSvc.Open(app.FileTarget.createFrom(target)),
+  revealFile: (target) => DesktopSvc.Reveal(app.FileTarget.createFrom(target)),
   copyText: async (text) => {
     // The browser's clipboard where the page may use it (the dev server in
     // a browser); the window's own otherwise (WebKitGTK refuses it).
