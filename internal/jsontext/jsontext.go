@@ -113,43 +113,20 @@ func value(b []byte, i, depth int) (int, bool) {
 		if depth >= MaxDepth {
 			return 0, false
 		}
-		closer := byte('}')
 		if c == '[' {
-			closer = ']'
+			return container(b, i, '[', ']', func(e int) (int, bool) { return value(b, e, depth+1) })
 		}
-		i = SkipSpace(b, i+1)
-		if i < len(b) && b[i] == closer {
-			return i + 1, true
-		}
-		for {
-			if c == '{' {
-				e, _, _, ok := String(b, i)
-				if !ok {
-					return 0, false
-				}
-				i = SkipSpace(b, e)
-				if i >= len(b) || b[i] != ':' {
-					return 0, false
-				}
-				i = SkipSpace(b, i+1)
-			}
-			e, ok := value(b, i, depth+1)
+		return container(b, i, '{', '}', func(ks int) (int, bool) {
+			ke, _, _, ok := String(b, ks)
 			if !ok {
 				return 0, false
 			}
-			i = SkipSpace(b, e)
-			if i >= len(b) {
+			k := SkipSpace(b, ke)
+			if k >= len(b) || b[k] != ':' {
 				return 0, false
 			}
-			switch b[i] {
-			case ',':
-				i = SkipSpace(b, i+1)
-			case closer:
-				return i + 1, true
-			default:
-				return 0, false
-			}
-		}
+			return value(b, SkipSpace(b, k+1), depth+1)
+		})
 	case c == 't':
 		return literal(b, i, "true")
 	case c == 'f':
@@ -234,44 +211,21 @@ func Members(b []byte, i int, fn func(key []byte, keyEscaped bool, v Span) bool)
 // Fields is Members for a caller that validates each value itself: fn gets
 // where the value starts and returns the index past it, or false.
 func Fields(b []byte, i int, fn func(key []byte, keyEscaped bool, vs int) (ve int, ok bool)) (int, bool) {
-	if i >= len(b) || b[i] != '{' {
-		return 0, false
-	}
-	i = SkipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return i + 1, true
-	}
-	for {
-		ke, esc, _, ok := String(b, i)
+	return container(b, i, '{', '}', func(ks int) (int, bool) {
+		ke, esc, _, ok := String(b, ks)
 		if !ok {
 			return 0, false
 		}
-		key := b[i+1 : ke-1]
-		i = SkipSpace(b, ke)
-		if i >= len(b) || b[i] != ':' {
+		c := SkipSpace(b, ke)
+		if c >= len(b) || b[c] != ':' {
 			return 0, false
 		}
-		vs := SkipSpace(b, i+1)
+		vs := SkipSpace(b, c+1)
 		if vs >= len(b) {
 			return 0, false
 		}
-		ve, ok := fn(key, esc, vs)
-		if !ok {
-			return 0, false
-		}
-		i = SkipSpace(b, ve)
-		if i >= len(b) {
-			return 0, false
-		}
-		switch b[i] {
-		case ',':
-			i = SkipSpace(b, i+1)
-		case '}':
-			return i + 1, true
-		default:
-			return 0, false
-		}
-	}
+		return fn(b[ks+1:ke-1], esc, vs)
+	})
 }
 
 // Items calls fn for each element of the array at b[i] (no leading
@@ -279,29 +233,36 @@ func Fields(b []byte, i int, fn func(key []byte, keyEscaped bool, vs int) (ve in
 // the index past it, or false. Items returns the index past the array, and
 // false for invalid JSON or when fn returns false.
 func Items(b []byte, i int, fn func(start int) (end int, ok bool)) (int, bool) {
-	if i >= len(b) || b[i] != '[' {
+	return container(b, i, '[', ']', fn)
+}
+
+// container walks the object or array opening at b[i]: elem reads one
+// member or element starting at its index and returns the index past it;
+// container checks the separators and the closing bracket.
+func container(b []byte, i int, open, closer byte, elem func(int) (int, bool)) (int, bool) {
+	if i >= len(b) || b[i] != open {
 		return 0, false
 	}
 	i = SkipSpace(b, i+1)
-	if i < len(b) && b[i] == ']' {
+	if i < len(b) && b[i] == closer {
 		return i + 1, true
 	}
 	for {
 		if i >= len(b) {
 			return 0, false
 		}
-		ve, ok := fn(i)
+		e, ok := elem(i)
 		if !ok {
 			return 0, false
 		}
-		i = SkipSpace(b, ve)
+		i = SkipSpace(b, e)
 		if i >= len(b) {
 			return 0, false
 		}
 		switch b[i] {
 		case ',':
 			i = SkipSpace(b, i+1)
-		case ']':
+		case closer:
 			return i + 1, true
 		default:
 			return 0, false
