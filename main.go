@@ -56,6 +56,7 @@ func runWindow() error {
 	sessionsSvc := app.NewSessions(store)
 	retentionSvc := app.NewRetention(store)
 	linksSvc := app.NewLinks(store)
+	desktopSvc := app.NewDesktop(store, app.SystemOpener{})
 	return wails.Run(&options.App{
 		Title:            "Spillscope",
 		Width:            1280,
@@ -71,7 +72,7 @@ func runWindow() error {
 			appSvc.Startup(ctx)
 			sessionsSvc.Startup(ctx)
 		},
-		Bind: []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc},
+		Bind: []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc, desktopSvc},
 		// Bound methods fail with a code and params the window translates.
 		ErrorFormatter: app.FormatError,
 		Linux: &linux.Options{

@@ -144,6 +144,30 @@ func (s *Sessions) resultPage(f sessions.ResultFilter) (ResultPage, error) {
 	return ResultPage{Rows: resultRows(rows), Total: n}, nil
 }
 
+// ResultList lists every tool result of one session (q.SessionID), of
+// every transcript of one harness session (q.HarnessSessionID, subagents
+// included), or of the whole index, in q.Order: "" or "source" (source
+// order), "tokens" (most tokens first, exact once counted). The CLI reads
+// its lists through it; the window pages (Results, Largest).
+func (s *Sessions) ResultList(q ResultListQuery) ([]ResultRow, error) {
+	if q.SessionID < 0 {
+		return nil, coded("session-id-invalid", "id", q.SessionID)
+	}
+	order, err := sessions.ParseOrder(q.Order)
+	if err != nil || order == sessions.OrderRelevance {
+		return nil, coded("order-unknown", "order", q.Order, "want", `"", "source", "tokens"`)
+	}
+	db, err := s.store.DB()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.Results(s.ctx, sessions.ResultFilter{SessionRowID: q.SessionID, SessionID: q.HarnessSessionID, Order: order})
+	if err != nil {
+		return nil, err
+	}
+	return resultRows(rows), nil
+}
+
 func resultRows(rows []sessions.ResultRow) []ResultRow {
 	out := make([]ResultRow, 0, len(rows))
 	for _, r := range rows {

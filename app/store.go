@@ -25,7 +25,12 @@ func NewStore(cfg Config, settings *SettingsStore) *Store {
 }
 
 // DBPath is where the index lives.
-func (s *Store) DBPath() string { return filepath.Join(s.cfg.DataDir, "index.db") }
+func (s *Store) DBPath() string {
+	if s.cfg.DBPath != "" {
+		return s.cfg.DBPath
+	}
+	return filepath.Join(s.cfg.DataDir, "index.db")
+}
 
 // DB opens the index if needed.
 func (s *Store) DB() (*sessions.DB, error) {

@@ -105,6 +105,16 @@ type SessionQuery struct {
 	Offset int `json:"offset"`
 }
 
+// ResultListQuery chooses a list of results: one session's (SessionID, a
+// sessions row id), one harness session's (HarnessSessionID, every
+// transcript sharing it), or every indexed result (both empty); Order is
+// "" or "source" (source order) or "tokens".
+type ResultListQuery struct {
+	SessionID        int64  `json:"sessionId"`
+	HarnessSessionID string `json:"harnessSessionId"`
+	Order            string `json:"order"`
+}
+
 // ResultRow is one tool result in a session's list.
 type ResultRow struct {
 	ID        int64 `json:"id"`

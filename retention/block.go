@@ -61,8 +61,31 @@ type Result struct {
 var ErrInput = errors.New("retention: input is not a tool result")
 
 // ParseResult reads an MCP CallToolResult object ({"content":[...]}) or a
-// bare content array. Blocks keep their raw JSON so unknown types survive.
+// bare content array. Blocks of other types than plain text and image keep
+// their raw JSON so they survive untouched. data is not changed.
 func ParseResult(data []byte) (Result, error) {
+	if res, ok := parseFast(data, false); ok {
+		return res, nil
+	}
+	return parseSlow(data)
+}
+
+// ParseResultInPlace is ParseResult for a buffer the caller hands over: the
+// strings of text and image blocks are decoded over their own bytes in
+// data and share its memory, so a 10 MB text costs no copy. data must not
+// be used or changed afterwards.
+func ParseResultInPlace(data []byte) (Result, error) {
+	if res, ok := parseFast(data, true); ok {
+		return res, nil
+	}
+	// The fast walk changes nothing before it knows it can read the whole
+	// input, so data is intact here.
+	return parseSlow(data)
+}
+
+// parseSlow is ParseResult through encoding/json: any input the fast walk
+// does not take, with encoding/json's own errors.
+func parseSlow(data []byte) (Result, error) {
 	var probe json.RawMessage
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return Result{}, fmt.Errorf("%w: %v", ErrInput, err)

@@ -337,7 +337,7 @@ func (c *ClaudeReader) user(l Line, msg []byte, ts string, tur []byte, p *Parsed
 			CallID: callID, ToolName: c.Names[callID], Time: ts, IsError: isErr,
 			Locator: Locator{Offset: l.Offset, Length: l.Length, Index: idx}, Line: l.Number,
 		}
-		blocks, bad := claudeBlocks(inner)
+		blocks, bad := claudeBlocks(inner, l.Owned)
 		r.Blocks = blocks
 		resultProblems(p, l.Number, callID, bad)
 		found = append(found, r)
@@ -365,13 +365,14 @@ func (c *ClaudeReader) user(l Line, msg []byte, ts string, tur []byte, p *Parsed
 
 // claudeBlocks converts a tool_result's content (string or block array) to
 // retention blocks. Claude's image blocks carry {source:{media_type,data}};
-// they become MCP-shaped images with base64 Data.
-func claudeBlocks(v []byte) (blocks []retention.Block, problems []string) {
+// they become MCP-shaped images with base64 Data. Texts and image data of
+// an owned line are decoded in place (strIn).
+func claudeBlocks(v []byte, owned bool) (blocks []retention.Block, problems []string) {
 	if len(v) == 0 || string(v) == "null" {
 		return nil, nil
 	}
 	if v[0] == '"' {
-		s, ok := str(v)
+		s, ok := strIn(v, owned)
 		if !ok {
 			return nil, []string{"content string does not decode"}
 		}
@@ -382,14 +383,14 @@ func claudeBlocks(v []byte) (blocks []retention.Block, problems []string) {
 	}
 	_, err := eachItem(v, 0, func(i, vs, ve int) bool {
 		it := v[vs:ve]
-		var typ, text string
-		var source []byte
+		var typ string
+		var text, source []byte
 		eachField(it, 0, func(k []byte, vs, ve int) bool {
 			switch string(k) {
 			case "type":
 				typ, _ = str(it[vs:ve])
 			case "text":
-				text, _ = str(it[vs:ve])
+				text = it[vs:ve]
 			case "source":
 				source = it[vs:ve]
 			}
@@ -397,7 +398,10 @@ func claudeBlocks(v []byte) (blocks []retention.Block, problems []string) {
 		})
 		switch typ {
 		case "text":
-			blocks = append(blocks, retention.Block{Type: retention.TypeText, Text: text})
+			// Decoded once the type is known: another type's block is
+			// parsed from its raw bytes below, which must stay intact.
+			t, _ := strIn(text, owned)
+			blocks = append(blocks, retention.Block{Type: retention.TypeText, Text: t})
 		case "image":
 			b := retention.Block{Type: retention.TypeImage}
 			if source != nil {
@@ -406,7 +410,7 @@ func claudeBlocks(v []byte) (blocks []retention.Block, problems []string) {
 					case "media_type":
 						b.MimeType, _ = str(source[vs:ve])
 					case "data":
-						b.Data, _ = str(source[vs:ve])
+						b.Data, _ = strIn(source[vs:ve], owned)
 					}
 					return true
 				})

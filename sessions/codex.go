@@ -158,7 +158,7 @@ func (c *CodexReader) ReadLine(l Line, p *Parsed) {
 			id, _ := str(f["call_id"])
 			r := ToolResult{CallID: id, ToolName: c.Names[id], Time: ts,
 				Locator: Locator{Offset: l.Offset, Length: l.Length}, Line: l.Number}
-			blocks, problems := codexBlocks(f["output"])
+			blocks, problems := codexBlocks(f["output"], l.Owned)
 			r.Blocks = blocks
 			r.IsError = codexIsError(blocks)
 			resultProblems(p, l.Number, id, problems)
@@ -220,14 +220,16 @@ func codexIsError(blocks []retention.Block) bool {
 }
 
 // codexBlocks converts function_call_output.output: a string, or an array of
-// input_text / input_image items (images as data URLs).
-func codexBlocks(v []byte) (blocks []retention.Block, problems []string) {
+// input_text / input_image items (images as data URLs). Texts and image
+// URLs of an owned line are decoded in place (strIn), once the item's type
+// says they are kept.
+func codexBlocks(v []byte, owned bool) (blocks []retention.Block, problems []string) {
 	if len(v) == 0 || string(v) == "null" {
 		return nil, nil
 	}
 	switch v[0] {
 	case '"':
-		s, ok := str(v)
+		s, ok := strIn(v, owned)
 		if !ok {
 			return nil, []string{"output string does not decode"}
 		}
@@ -235,10 +237,10 @@ func codexBlocks(v []byte) (blocks []retention.Block, problems []string) {
 	case '{':
 		// Some builds wrap the payload as {content:[...]} or {output:"..."}.
 		if c, ok := field(v, "content"); ok {
-			return codexBlocks(c)
+			return codexBlocks(c, owned)
 		}
 		if o, ok := field(v, "output"); ok {
-			return codexBlocks(o)
+			return codexBlocks(o, owned)
 		}
 		return nil, []string{"output object has neither content nor output"}
 	case '[':
@@ -247,23 +249,26 @@ func codexBlocks(v []byte) (blocks []retention.Block, problems []string) {
 	}
 	_, err := eachItem(v, 0, func(i, vs, ve int) bool {
 		it := v[vs:ve]
-		var typ, text, url string
+		var typ string
+		var text, url []byte
 		eachField(it, 0, func(k []byte, vs, ve int) bool {
 			switch string(k) {
 			case "type":
 				typ, _ = str(it[vs:ve])
 			case "text":
-				text, _ = str(it[vs:ve])
+				text = it[vs:ve]
 			case "image_url":
-				url, _ = str(it[vs:ve])
+				url = it[vs:ve]
 			}
 			return true
 		})
 		switch typ {
 		case "input_text", "output_text", "text":
-			blocks = append(blocks, retention.Block{Type: retention.TypeText, Text: text})
+			t, _ := strIn(text, owned)
+			blocks = append(blocks, retention.Block{Type: retention.TypeText, Text: t})
 		case "input_image", "image":
-			mime, data, ok := parseDataURL(url)
+			u, _ := strIn(url, owned)
+			mime, data, ok := parseDataURL(u)
 			if !ok {
 				problems = append(problems, fmt.Sprintf("image item %d is not a base64 data URL", i))
 			}

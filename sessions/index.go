@@ -516,16 +516,18 @@ func (d *DB) processResult(r *ToolResult, c candidate, p *Parsed, roots []string
 		sid = p.Session.ID
 	}
 	ref := d.sessionRef(c.harness, c.path, c.root, sid, roots)
+	// Names are copied: a text may share a huge line's buffer (strIn),
+	// which the rows, kept until the file is written, must not keep alive.
 	for _, v := range links.Classify(r.Blocks) {
 		if v.Kind != links.KindItself && v.Kind != "" {
-			x.links = append(x.links, linkRow{block: v.Index, shown: v.Kind, reason: v.Reason, parameter: v.Parameter})
+			x.links = append(x.links, linkRow{block: v.Index, shown: v.Kind, reason: v.Reason, parameter: strings.Clone(v.Parameter)})
 		}
 	}
 	for i, b := range r.Blocks {
 		switch b.Type {
 		case retention.TypeText:
 			for _, fd := range links.ScanText(b.Text) {
-				x.links = append(x.links, linkRow{block: i, shown: "text", reason: fd.Reason, parameter: fd.Parameter})
+				x.links = append(x.links, linkRow{block: i, shown: "text", reason: fd.Reason, parameter: strings.Clone(fd.Parameter)})
 			}
 		case retention.TypeImage:
 			att, err := d.storeImage(b, ref)
@@ -591,6 +593,11 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // few MB; nothing larger is an image a model was shown).
 const maxImageFile = 64 << 20
 
+// streamImageBytes is the base64 size above which an image is stored
+// straight from its base64 (StoreAttachmentFrom) instead of being decoded
+// into memory first.
+const streamImageBytes = 1 << 20
+
 // storeImage writes an image block's bytes to the attachment store, once
 // per content hash, and describes it. Bytes that are no known image are kept
 // too (named by the declared subtype, else .bin), so the block still has an
@@ -599,6 +606,16 @@ const maxImageFile = 64 << 20
 func (d *DB) storeImage(b retention.Block, ref SessionRef) (Attachment, error) {
 	var data []byte
 	switch {
+	case len(b.Data) > streamImageBytes:
+		r, err := imagecost.Base64Reader(b.Data)
+		if err != nil {
+			return Attachment{}, fmt.Errorf("%w: invalid base64", ErrImage)
+		}
+		a, _, err := StoreAttachmentFrom(d.attaches, r, StoreOptions{MediaType: b.MimeType, KeepUnknown: true})
+		if errors.Is(err, imagecost.ErrBase64) {
+			return Attachment{}, fmt.Errorf("%w: invalid base64", ErrImage)
+		}
+		return a, err
 	case b.Data != "":
 		var err error
 		data, err = imagecost.DecodeBase64(b.Data)

@@ -11,6 +11,7 @@ package sessions
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"spillscope/retention"
 )
@@ -238,6 +239,9 @@ func summarize(r *ToolResult) {
 			r.TextBytes += int64(len(b.Text))
 			if r.Notice == nil {
 				if n, ok := RecogniseSpill(b.Text); ok {
+					// A copy: the text may share a huge line's buffer
+					// (strIn), which the path must not keep alive.
+					n.Path = strings.Clone(n.Path)
 					r.Notice = &n
 				}
 			}

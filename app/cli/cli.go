@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"spillscope/app"
 )
 
 // Env is what a subcommand reads and writes; tests pass buffers.
@@ -36,7 +38,7 @@ const (
 
 func commands() map[string]command {
 	return map[string]command{
-		"retain":    {"run the retention decision on one tool result read from stdin", runRetain},
+		"retain":    {"run the retention decision on one tool result (from stdin, or an indexed one)", runRetain},
 		"price":     {"print the image token price of each image file on a route", runPrice},
 		"tokens":    {"print the text token estimate of files or stdin", runTokens},
 		"links":     {"classify URIs as a tool result's resource_link would be shown", runLinks},
@@ -45,6 +47,9 @@ func commands() map[string]command {
 		"sweep":     {"re-run retention on indexed results at many budgets", runSweep},
 		"compare":   {"run several retention policies on one result, priced on one yardstick", runCompare},
 		"sample":    {"write the bundled sample sessions (and benchmark corpora) to a folder", runSample},
+		"sessions":  {"print every indexed session as the window lists it (JSON lines)", runSessions},
+		"results":   {"print every indexed tool result, or one session's, as the window lists them (JSON lines)", runResults},
+		"show":      {"print one indexed tool result as the window's result view shows it", runShow},
 	}
 }
 
@@ -80,8 +85,8 @@ func Run(env Env, args []string) int {
 	return cmd.run(env, args[1:])
 }
 
-// Version is the application version, shown by the window and the CLI.
-const Version = "0.1.0"
+// Version is the application version (the window's).
+const Version = app.Version
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: spillscope [SUBCOMMAND] [FLAGS]")

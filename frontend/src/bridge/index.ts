@@ -5,6 +5,7 @@ import * as AppSvc from '../wailsjs/go/app/App';
 import * as SessionsSvc from '../wailsjs/go/app/Sessions';
 import * as RetentionSvc from '../wailsjs/go/app/Retention';
 import * as LinksSvc from '../wailsjs/go/app/Links';
+import * as DesktopSvc from '../wailsjs/go/app/Desktop';
 import { ClipboardSetText } from '../wailsjs/runtime/runtime';
 import { app } from '../wailsjs/go/models';
 import type { Params } from '../i18n';
@@ -45,6 +46,8 @@ export type MaskSpan = app.MaskSpan;
 export type Snippet = app.Snippet;
 export type ReplayView = app.ReplayView;
 export type ReplacedView = app.ReplacedView;
+export type FileTarget = app.FileTarget;
+export type FileAction = app.FileAction;
 
 /** SearchPageQuery is one page of a full-text search. */
 export interface SearchPageQuery {
@@ -97,6 +100,10 @@ export interface Bridge {
   checkLink(uri: string): Promise<LinkRow>;
   /** copyText puts text on the clipboard (what the pane shows: masked unless revealed). */
   copyText(text: string): Promise<void>;
+  /** openFile opens a result's spill file (kind "spill") or the stored image of one of its blocks (kind "attachment") in the system viewer: Go picks the path and the file rule decides (action.state); the window never names a path. */
+  openFile(target: FileTarget): Promise<FileAction>;
+  /** revealFile shows the same file selected in the file manager. */
+  revealFile(target: FileTarget): Promise<FileAction>;
 }
 
 const direct: Bridge = {
@@ -140,6 +147,8 @@ const direct: Bridge = {
     ),
   listLinks: (q) => LinksSvc.List(app.LinkQuery.createFrom({ onlyHidden: false, limit: 0, offset: 0, ...q })),
   checkLink: (uri) => LinksSvc.Check(uri),
+  openFile: (target) => DesktopSvc.Open(app.FileTarget.createFrom(target)),
+  revealFile: (target) => DesktopSvc.Reveal(app.FileTarget.createFrom(target)),
   copyText: async (text) => {
     // The browser's clipboard where the page may use it (the dev server in
     // a browser); the window's own otherwise (WebKitGTK refuses it).

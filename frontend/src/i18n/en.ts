@@ -324,6 +324,12 @@ export const en = {
     copied: 'Copied',
     copyFailed: 'Copy failed',
     copyHint: 'Copies the text as shown: masked unless revealed.',
+    openFile: 'Open',
+    openFileHint: 'Opens the file in the system viewer (only a file in the folders Spillscope reads).',
+    revealFile: 'Show in folder',
+    revealFileHint: 'Shows the file in the file manager (only a file in the folders Spillscope reads).',
+    notOpened: 'Not opened: {state}',
+    openFailed: 'Could not open it',
   },
   compare: {
     toggle: 'Compare policies',

@@ -324,6 +324,12 @@ export const zh = {
     copied: '已复制',
     copyFailed: '复制失败',
     copyHint: '按显示的样子复制：除非已显示凭据，否则为遮蔽后的文本。',
+    openFile: '打开',
+    openFileHint: '用系统查看器打开该文件（仅限 Spillscope 读取的文件夹内的文件）。',
+    revealFile: '在文件夹中显示',
+    revealFileHint: '在文件管理器中显示该文件（仅限 Spillscope 读取的文件夹内的文件）。',
+    notOpened: '未打开：{state}',
+    openFailed: '无法打开',
   },
   compare: {
     toggle: '比较策略',

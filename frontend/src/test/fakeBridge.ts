@@ -35,6 +35,8 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     listLinks: unset('listLinks'),
     checkLink: unset('checkLink'),
     copyText: unset('copyText'),
+    openFile: unset('openFile'),
+    revealFile: unset('revealFile'),
     ...over,
   };
 }

@@ -332,6 +332,24 @@ export namespace app {
 	        this.message = source["message"];
 	    }
 	}
+	export class FileAction {
+	    path: string;
+	    state: string;
+	    detail: string;
+	    done: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileAction(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.state = source["state"];
+	        this.detail = source["detail"];
+	        this.done = source["done"];
+	    }
+	}
 	export class FileSlice {
 	    path: string;
 	    state: string;
@@ -381,6 +399,22 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class FileTarget {
+	    resultId: number;
+	    kind: string;
+	    block: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileTarget(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resultId = source["resultId"];
+	        this.kind = source["kind"];
+	        this.block = source["block"];
+	    }
 	}
 	export class Root {
 	    harness: string;
@@ -1082,6 +1116,22 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class ResultListQuery {
+	    sessionId: number;
+	    harnessSessionId: string;
+	    order: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResultListQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.harnessSessionId = source["harnessSessionId"];
+	        this.order = source["order"];
+	    }
 	}
 	export class ResultPage {
 	    rows: ResultRow[];

@@ -13,6 +13,8 @@ export function List(arg1:app.SessionQuery):Promise<app.SessionPage>;
 
 export function Result(arg1:app.ResultQuery):Promise<app.ResultDetail>;
 
+export function ResultList(arg1:app.ResultListQuery):Promise<Array<app.ResultRow>>;
+
 export function Results(arg1:app.ResultsQuery):Promise<app.ResultPage>;
 
 export function Search(arg1:app.SearchQuery):Promise<app.ResultPage>;

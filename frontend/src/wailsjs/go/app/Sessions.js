@@ -22,6 +22,10 @@ export function Result(arg1) {
   return window['go']['app']['Sessions']['Result'](arg1);
 }
 
+export function ResultList(arg1) {
+  return window['go']['app']['Sessions']['ResultList'](arg1);
+}
+
 export function Results(arg1) {
   return window['go']['app']['Sessions']['Results'](arg1);
 }
