@@ -55,6 +55,7 @@ func knownParam(code, name string) bool {
 		DiagNotJSON: {"start"}, DiagUnknownType: {"type", "count", "firstLine"}, DiagNotASession: {"harness", "lines"},
 		DiagUnreadable: {"error"}, DiagBadShape: {"part", "want"}, DiagMissingField: {"field"},
 		DiagResultProblem: {"callId", "detail"}, DiagBadImage: {"callId", "block", "detail"},
+		DiagUnknownField: {"field", "value", "count", "firstLine"},
 	}
 	for _, p := range params[code] {
 		if p == name {

@@ -76,7 +76,7 @@ func FuzzGeminiDoc(f *testing.F) {
 			if r.Offset < 0 || r.Offset+r.Length > int64(len(doc)) || r.Line < 1 {
 				t.Fatalf("result span %d+%d line %d outside a %d-byte doc", r.Offset, r.Length, r.Line, len(doc))
 			}
-			back, _ := geminiCall(doc[r.Offset : r.Offset+r.Length])
+			back, _, _, _ := geminiCall(doc[r.Offset : r.Offset+r.Length])
 			if back.CallID != r.CallID || len(back.Blocks) != len(r.Blocks) {
 				t.Fatalf("span does not read back: %+v vs %+v", back, r)
 			}

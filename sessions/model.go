@@ -37,11 +37,33 @@ type SessionInfo struct {
 	Route   string `json:"route,omitempty"`
 	Started string `json:"started,omitempty"`
 	Ended   string `json:"ended,omitempty"`
+	// Title is the session's name as the harness keeps it (Claude Code's
+	// custom-title, else its ai-title; Gemini CLI's summary).
+	Title string `json:"title,omitempty"`
+	// Kind is what the transcript is: "" for a session's own, or
+	// TranscriptSubagent, TranscriptCompaction.
+	Kind string `json:"kind,omitempty"`
+	// AgentType and AgentDescription describe a subagent as its harness
+	// recorded it (Claude Code's agent-*.meta.json).
+	AgentType        string `json:"agentType,omitempty"`
+	AgentDescription string `json:"agentDescription,omitempty"`
 }
 
+// Transcript kinds (SessionInfo.Kind).
+const (
+	// TranscriptSubagent is a subagent's transcript, listed under its
+	// parent session (the session whose ID it shares).
+	TranscriptSubagent = "subagent"
+	// TranscriptCompaction is the transcript of a compaction: the model
+	// call that summarised the parent's context (Claude Code's
+	// agent-acompact-*).
+	TranscriptCompaction = "compaction"
+)
+
 // Usage is one provider usage record, already deduplicated by Key within a
-// session (the last record with a key wins). Input excludes cached input on
-// every harness, whatever the harness itself reports.
+// session (the last record with a key wins), for a reader that has totals
+// but no per-call records (ModelCall). Input excludes cached input on every
+// harness, whatever the harness itself reports; Output includes reasoning.
 type Usage struct {
 	Key string `json:"key"`
 	// Session is the harness session id for a source that holds many; ""
@@ -82,6 +104,31 @@ type ToolResult struct {
 	Blocks []retention.Block `json:"blocks,omitempty"`
 	// Notice is the spill notice found in the text, if any.
 	Notice *SpillNotice `json:"notice,omitempty"`
+	// Cut is the harness's own truncation of the result, as the text it
+	// left records it (Codex's truncation header and markers), if any.
+	Cut *HarnessCut `json:"cut,omitempty"`
+	// Original, when set, is where the log keeps the complete output the
+	// model saw cut (Codex's exec_command_end aggregated_output), in the
+	// harness's terms: OriginalReader reads it back.
+	Original *OriginalRef `json:"original,omitempty"`
+}
+
+// OriginalRef is where a log keeps a result's complete output: a locator in
+// its harness's terms and the 1-based line of the record.
+type OriginalRef struct {
+	Locator
+	Line int64 `json:"line"`
+}
+
+// HarnessCut is a truncation the harness itself made, inline, without a
+// spill file: what it recorded of the original.
+type HarnessCut struct {
+	// By is the harness's name (HarnessCodex).
+	By string `json:"by"`
+	// OriginalTokens and OriginalLines are the original's size as the
+	// harness recorded it, -1 where it did not.
+	OriginalTokens int64 `json:"originalTokens"`
+	OriginalLines  int64 `json:"originalLines"`
 }
 
 // Diagnostic is something wrong with the input, with where it was: a
@@ -116,10 +163,16 @@ type Parsed struct {
 	Results  []ToolResult
 	OnResult func(*ToolResult)
 	// Usage holds records keyed for deduplication, last wins.
-	Usage     []Usage
-	Diags     []Diagnostic
-	usageSeen map[[2]string]int
-	skipped   map[string]int
+	Usage []Usage
+	// ModelCalls, Compactions and Events are the log's per-call records
+	// in source order (calls.go).
+	ModelCalls  []ModelCall
+	Compactions []Compaction
+	Events      []SessionEvent
+	Diags       []Diagnostic
+	usageSeen   map[[2]string]int
+	callSeen    map[[2]string]int
+	skipped     map[string]int
 	// lines and records count non-blank lines and those that were records
 	// of the format (for telling a file that is not a session at all).
 	lines, records int

@@ -103,6 +103,11 @@ func TestIndexSampleCorpus(t *testing.T) {
 			switch su.Harness {
 			case "claude", HarnessClaude:
 				want = Usage{Input: u.InputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens, Output: u.OutputTokens}
+			case "gemini", HarnessGemini:
+				// The tool-use prompt is input beside promptTokenCount;
+				// candidates leave out the thoughts, which are output too.
+				want = Usage{Input: u.InputTokens - u.CachedInputTokens + u.ToolTokens, CacheRead: u.CachedInputTokens,
+					Output: u.OutputTokens + u.ReasoningOutputTokens, Reasoning: u.ReasoningOutputTokens}
 			default:
 				want = Usage{Input: u.InputTokens - u.CachedInputTokens, CacheRead: u.CachedInputTokens, Output: u.OutputTokens, Reasoning: u.ReasoningOutputTokens}
 			}

@@ -397,6 +397,8 @@ export const en = {
     'missing-field': 'record has no "{field}"',
     'result-problem': 'tool result {callId}: {detail}',
     'bad-image': 'tool result {callId} image block {block}: {detail}',
+    'unknown-field': 'unknown {field} "{value}" in {count} records, the first at line {firstLine}',
+    'unknown-field-one': 'unknown {field} "{value}" at line {firstLine}',
   },
 } as const;
 

@@ -395,5 +395,7 @@ export const zh: Messages = {
     'missing-field': '记录缺少 "{field}"',
     'result-problem': '工具结果 {callId}：{detail}',
     'bad-image': '工具结果 {callId} 的图片块 {block}：{detail}',
+    'unknown-field': '未知的 {field} "{value}"：共 {count} 条记录，第一条在第 {firstLine} 行',
+    'unknown-field-one': '未知的 {field} "{value}"：在第 {firstLine} 行',
   },
 };
