@@ -68,6 +68,8 @@ func sessionRow(r sessions.SessionSummary) SessionRow {
 		ToolResults: r.ToolResults, Images: r.Images, SpillNotices: r.SpillNotices, TextBytes: r.TextBytes,
 		InputTokens: r.Input, OutputTokens: r.Output, CacheReadTokens: r.CacheRead, CacheWriteTokens: r.CacheWrite,
 		Tokens: r.Tokens, TokensExact: r.TokensPending == 0,
+		Title: r.Title, Kind: r.Kind, ParentID: r.ParentRowID, AgentType: r.AgentType, AgentDescription: r.AgentDescription,
+		ModelCalls: r.ModelCalls, Compactions: r.Compactions, APIErrors: r.APIErrors, AbortedTurns: r.AbortedTurns,
 	}
 }
 
@@ -159,19 +161,20 @@ func (s *Sessions) Result(q ResultQuery) (ResultDetail, error) {
 	return d, nil
 }
 
-// Diagnostics lists bad lines and files the indexer skipped.
+// Diagnostics lists bad lines and files the indexer skipped, one row per
+// file and kind with its count.
 func (s *Sessions) Diagnostics(limit int) ([]Diagnostic, error) {
 	db, err := s.store.DB()
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.BrowseDiagnostics(s.ctx, limit)
+	rows, err := db.DiagnosticGroups(s.ctx, limit)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Diagnostic, 0, len(rows))
 	for _, d := range rows {
-		out = append(out, Diagnostic{File: d.File, Line: d.Line, Code: d.Code, Params: d.Params, Message: d.Message})
+		out = append(out, Diagnostic{File: d.File, Line: d.Line, Code: d.Code, Params: d.Params, Message: d.Message, Count: d.Count})
 	}
 	return out, nil
 }

@@ -79,6 +79,32 @@ func (codexCLI) ReadResult(path string, loc Locator, callID string) (retention.R
 	return lineResult(path, loc, callID, (&CodexReader{}).ReadLine)
 }
 
+// ReadOriginal reads the aggregated_output of the exec_command_end line a
+// result's Original names.
+func (codexCLI) ReadOriginal(path string, loc Locator, callID string) (string, error) {
+	buf, err := readSpan(path, loc)
+	if err != nil {
+		return "", err
+	}
+	var id, out string
+	var found bool
+	if payload, ok := field(buf, "payload"); ok && len(payload) > 0 && payload[0] == '{' {
+		eachField(payload, 0, func(k []byte, vs, ve int) bool {
+			switch string(k) {
+			case "call_id":
+				id, _ = str(payload[vs:ve])
+			case "aggregated_output":
+				out, found = str(payload[vs:ve])
+			}
+			return true
+		})
+	}
+	if !found || id != callID {
+		return "", fmt.Errorf("%w: %s at %d holds no command output of %q", ErrResultGone, path, loc.Offset, callID)
+	}
+	return out, nil
+}
+
 var codexTypes = map[string]bool{
 	"session_meta": true, "turn_context": true, "response_item": true, "event_msg": true,
 	"compacted": true, "world_state": true, "inter_agent_communication": true,

@@ -140,6 +140,10 @@ type Diagnostic struct {
 	Code    string            `json:"code"`
 	Params  map[string]string `json:"params"`
 	Message string            `json:"message"`
+	// Count is how many diagnostics a listed row stands for: 1 in
+	// BrowseDiagnostics, the group's size in DiagnosticGroups; 0 outside a
+	// listing.
+	Count int `json:"count,omitempty"`
 }
 
 // Parsed accumulates what a reader found in one source, or in the part of

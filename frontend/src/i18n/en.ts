@@ -85,6 +85,7 @@ export const en = {
     diagnosticsShow: 'Show skipped lines',
     diagnosticsHide: 'Hide skipped lines',
     diagnosticsNone: 'No lines were skipped.',
+    diagnosticsMore: '(and {n} more like it in this file)',
     line: 'line',
   },
   sessions: {

@@ -85,6 +85,7 @@ export const zh: Messages = {
     diagnosticsShow: '显示被跳过的行',
     diagnosticsHide: '隐藏被跳过的行',
     diagnosticsNone: '没有跳过任何行。',
+    diagnosticsMore: '（此文件中还有 {n} 条同类）',
     line: '行',
   },
   sessions: {

@@ -88,6 +88,7 @@ export namespace app {
 	    code: string;
 	    params: {[key: string]: string};
 	    message: string;
+	    count: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Diagnostic(source);
@@ -100,6 +101,7 @@ export namespace app {
 	        this.code = source["code"];
 	        this.params = source["params"];
 	        this.message = source["message"];
+	        this.count = source["count"];
 	    }
 	}
 	export class FileSlice {
@@ -479,6 +481,15 @@ export namespace app {
 	    cacheWriteTokens: number;
 	    tokens: number;
 	    tokensExact: boolean;
+	    title: string;
+	    kind: string;
+	    parentId: number;
+	    agentType: string;
+	    agentDescription: string;
+	    modelCalls: number;
+	    compactions: number;
+	    apiErrors: number;
+	    abortedTurns: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new SessionRow(source);
@@ -507,6 +518,15 @@ export namespace app {
 	        this.cacheWriteTokens = source["cacheWriteTokens"];
 	        this.tokens = source["tokens"];
 	        this.tokensExact = source["tokensExact"];
+	        this.title = source["title"];
+	        this.kind = source["kind"];
+	        this.parentId = source["parentId"];
+	        this.agentType = source["agentType"];
+	        this.agentDescription = source["agentDescription"];
+	        this.modelCalls = source["modelCalls"];
+	        this.compactions = source["compactions"];
+	        this.apiErrors = source["apiErrors"];
+	        this.abortedTurns = source["abortedTurns"];
 	    }
 	}
 	export class ResultRow {
