@@ -34,7 +34,7 @@ func gCalls(calls ...string) []any {
 	var tc []any
 	for _, c := range calls {
 		tc = append(tc, map[string]any{"id": c, "name": "run_shell_command", "args": map[string]any{}, "status": "success", "timestamp": "t",
-			"result": []any{map[string]any{"functionResponse": map[string]any{"id": c, "name": "run_shell_command", "response": map[string]any{"output": "output of " + c}}}},
+			"result":        []any{map[string]any{"functionResponse": map[string]any{"id": c, "name": "run_shell_command", "response": map[string]any{"output": "output of " + c}}}},
 			"resultDisplay": "x", "displayName": "Shell"})
 	}
 	return tc
