@@ -49,8 +49,9 @@ func runWindow() error {
 	if err != nil {
 		return err
 	}
-	appSvc := app.New(cfg, app.NewSettingsStore(cfg.ConfigDir))
-	store := app.NewStore(cfg)
+	settings := app.NewSettingsStore(cfg.ConfigDir)
+	appSvc := app.New(cfg, settings)
+	store := app.NewStore(cfg, settings)
 	defer store.Close()
 	sessionsSvc := app.NewSessions(store)
 	retentionSvc := app.NewRetention(store)
@@ -71,6 +72,8 @@ func runWindow() error {
 			sessionsSvc.Startup(ctx)
 		},
 		Bind: []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc},
+		// Bound methods fail with a code and params the window translates.
+		ErrorFormatter: app.FormatError,
 		Linux: &linux.Options{
 			Icon:        icon,
 			ProgramName: "spillscope",

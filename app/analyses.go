@@ -28,6 +28,7 @@ type analysisKey struct {
 	estimator      string
 	route          string
 	tool           string
+	readTools      string
 	locator        string
 }
 

@@ -69,7 +69,7 @@ func TestResolveRoots(t *testing.T) {
 	// The defaults are the registry's: every harness's own roots, from the
 	// configured home and none of the process's variables.
 	cfg := Config{Home: home, Env: sessions.Env{Getenv: func(string) string { return "" }}}
-	got := ResolveRoots(cfg)
+	got := ResolveRoots(cfg, nil)
 	var want []Root
 	for _, h := range sessions.Harnesses() {
 		for _, p := range h.DefaultRoots(sessions.Env{Getenv: func(k string) string {
@@ -78,7 +78,7 @@ func TestResolveRoots(t *testing.T) {
 			}
 			return ""
 		}}) {
-			want = append(want, Root{Harness: h.Name(), Path: p, Exists: p == filepath.Join(home, ".codex", "sessions")})
+			want = append(want, Root{Harness: h.Name(), Path: p, Exists: p == filepath.Join(home, ".codex", "sessions"), Source: RootDefault})
 		}
 	}
 	if len(want) < 3 || !reflect.DeepEqual(got, want) {
@@ -93,7 +93,7 @@ func TestResolveRoots(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got = ResolveRoots(Config{Home: home, Roots: []string{file, home}})
+	got = ResolveRoots(Config{Home: home, Env: cfg.Env, Roots: []string{file, home}}, nil)
 	if got[0].Exists || !got[1].Exists {
 		t.Errorf("a file is not a root and a folder is: got %+v", got)
 	}

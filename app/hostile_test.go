@@ -22,7 +22,7 @@ func newHostileApp(t *testing.T) (*Sessions, *Retention, *Links, samplegen.Hosti
 		t.Fatal(err)
 	}
 	cfg := Config{DataDir: filepath.Join(root, "data"), Roots: []string{corpus}, Home: root}
-	store := NewStore(cfg)
+	store := NewStore(cfg, nil)
 	t.Cleanup(func() { store.Close() })
 	s := indexAll(t, store, 3*time.Minute)
 	return s, NewRetention(store), NewLinks(store), man, corpus
@@ -70,17 +70,18 @@ func TestHostileCorpusNeverShowsASecretUnrevealed(t *testing.T) {
 		t.Fatalf("the hostile corpus planted %d secrets", len(man.Secrets))
 	}
 	v := &views{t: t}
-	sessionsList, err := s.List(SessionQuery{Limit: 10000})
+	sessionsList, err := listAll(s, SessionQuery{})
 	v.add("sessions", sessionsList, err)
 	if len(sessionsList) != man.Sessions {
 		t.Fatalf("%d sessions listed, %d written", len(sessionsList), man.Sessions)
 	}
-	largest, err := s.Largest(maxLargest)
+	largestPage, err := s.Largest(PageQuery{Limit: MaxPage})
+	largest := largestPage.Rows
 	v.add("largest", largest, err)
 	budgets := []*int64{nil, ptr(0), ptr(300), ptr(2000), ptr(12500)}
 	var all []ResultRow
 	for _, sess := range sessionsList {
-		rows, err := s.Results(sess.ID)
+		rows, err := resultsAll(s, sess.ID)
 		v.add("results", rows, err)
 		all = append(all, rows...)
 	}
@@ -120,7 +121,7 @@ func TestHostileCorpusNeverShowsASecretUnrevealed(t *testing.T) {
 		t.Error("no sparse spill result")
 	}
 	for _, q := range []string{"fetched", "Links written", "HTTP", "sparse spill", "export", "request done"} {
-		hits, err := s.Search(SearchQuery{Query: q})
+		hits, err := searchAll(s, SearchQuery{Query: q})
 		v.add("search "+q, hits, err)
 		ids := make([]int64, 0, len(hits))
 		for _, h := range hits {
@@ -129,7 +130,7 @@ func TestHostileCorpusNeverShowsASecretUnrevealed(t *testing.T) {
 		sn, err := s.Snippets(SnippetQuery{Query: q, IDs: ids})
 		v.add("snippets "+q, sn, err)
 	}
-	linkRows, err := l.List(LinkQuery{Limit: 10000})
+	linkRows, err := linksAll(l, LinkQuery{})
 	v.add("links", linkRows, err)
 	withURI := 0
 	for _, lr := range linkRows {
@@ -242,7 +243,7 @@ func TestProjectionMasksACredentialTheCutGoesThrough(t *testing.T) {
 	signed := "GET https://b.s3.amazonaws.com/k?X-Amz-Signature=" + value + " 200\n"
 	text := strings.Repeat("line of log output\n", 6) + signed + strings.Repeat("more ordinary log output\n", 400) + signed + strings.Repeat("end of it\n", 5)
 	raw, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}})
-	store := NewStore(Config{DataDir: t.TempDir(), Home: t.TempDir()})
+	store := NewStore(Config{DataDir: t.TempDir(), Home: t.TempDir()}, nil)
 	t.Cleanup(func() { store.Close() })
 	r := NewRetention(store)
 	cutThrough := 0

@@ -50,7 +50,7 @@ func writeImageSession(t *testing.T, root string, n int) {
 
 func indexRoot(t *testing.T, root, dataDir string) (*Sessions, *Retention) {
 	t.Helper()
-	store := NewStore(Config{DataDir: dataDir, Roots: []string{root}, Home: t.TempDir()})
+	store := NewStore(Config{DataDir: dataDir, Roots: []string{root}, Home: t.TempDir()}, nil)
 	t.Cleanup(func() { store.Close() })
 	s := NewSessions(store)
 	if _, err := s.Index(); err != nil {
@@ -84,7 +84,8 @@ func TestOnePricePerResult(t *testing.T) {
 	var totals []int64
 	for _, dataDir := range []string{filepath.Join(t.TempDir(), "data"), filepath.Join(t.TempDir(), "a", "much", "longer", "data", "folder", "path")} {
 		s, r := indexRoot(t, root, dataDir)
-		rows, err := s.Largest(10)
+		page, err := s.Largest(PageQuery{Limit: 10})
+		rows := page.Rows
 		if err != nil || len(rows) != 1 {
 			t.Fatalf("rows %v, %v", rows, err)
 		}
@@ -177,7 +178,8 @@ func TestRetainConcurrentCache(t *testing.T) {
 	root := t.TempDir()
 	writeImageSession(t, root, 12)
 	s, r := indexRoot(t, root, filepath.Join(t.TempDir(), "data"))
-	rows, err := s.Largest(1)
+	page, err := s.Largest(PageQuery{Limit: 1})
+	rows := page.Rows
 	if err != nil || len(rows) != 1 {
 		t.Fatal(rows, err)
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
-	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -63,6 +61,9 @@ func settingsFor(policy string, params map[string]string, budget *int64) (retent
 
 // analysis returns the cached Analysis for a request, building it on a miss.
 func (r *Retention) analysis(db *sessions.DB, req RetainRequest) (*cached, error) {
+	// The read-tool names come from the settings: a change of them is a
+	// different decision, so they are part of the cache key.
+	readTools := r.store.ReadTools()
 	if _, err := imagecost.Lookup(orDefault(req.Route, retention.DefaultRoute)); req.Route != "" && err != nil {
 		return nil, err
 	}
@@ -78,7 +79,7 @@ func (r *Retention) analysis(db *sessions.DB, req RetainRequest) (*cached, error
 			return nil, err
 		}
 		key := analysisKey{resultID: row.ID, source: row.Path, offset: row.Offset, length: row.Length,
-			estimator: est.Name(), route: route, tool: tool, locator: resultLocator(row)}
+			estimator: est.Name(), route: route, tool: tool, readTools: strings.Join(readTools, "\x00"), locator: resultLocator(row)}
 		if c, ok := r.cache.get(key); ok {
 			return c, nil
 		}
@@ -87,7 +88,7 @@ func (r *Retention) analysis(db *sessions.DB, req RetainRequest) (*cached, error
 			return nil, err
 		}
 		a, err := retention.Analyse(res, est, route, retention.AnalyseOptions{
-			Call: retention.Call{ToolName: tool, Spill: retention.SpillRef{Locator: key.locator}}})
+			Call: retention.Call{ToolName: tool, ReadTools: readTools, Spill: retention.SpillRef{Locator: key.locator}}})
 		if err != nil {
 			return nil, err
 		}
@@ -96,10 +97,10 @@ func (r *Retention) analysis(db *sessions.DB, req RetainRequest) (*cached, error
 		return c, nil
 	}
 	if strings.TrimSpace(req.JSON) == "" {
-		return nil, errors.New("app: give a result id or tool-result JSON")
+		return nil, coded("retain-no-input")
 	}
 	if len(req.JSON) > maxPastedJSON {
-		return nil, fmt.Errorf("app: pasted JSON is %d bytes, more than %d", len(req.JSON), maxPastedJSON)
+		return nil, coded("json-too-long", "bytes", len(req.JSON), "max", maxPastedJSON)
 	}
 	sum := sha256.Sum256([]byte(req.JSON))
 	id := hex.EncodeToString(sum[:])
@@ -109,7 +110,7 @@ func (r *Retention) analysis(db *sessions.DB, req RetainRequest) (*cached, error
 		return nil, err
 	}
 	tool := req.ToolName
-	key := analysisKey{source: "pasted:" + id, estimator: est.Name(), route: route, tool: tool,
+	key := analysisKey{source: "pasted:" + id, estimator: est.Name(), route: route, tool: tool, readTools: strings.Join(readTools, "\x00"),
 		locator: retention.DshSpillLocator(reviewSpillRoot, "pasted", id[:12], orDefault(tool, "tool"))}
 	if c, ok := r.cache.get(key); ok {
 		return c, nil
@@ -120,7 +121,7 @@ func (r *Retention) analysis(db *sessions.DB, req RetainRequest) (*cached, error
 	}
 	storePastedImages(&res, db.AttachmentDir())
 	a, err := retention.Analyse(res, est, route, retention.AnalyseOptions{
-		Call: retention.Call{ToolName: tool, Spill: retention.SpillRef{Locator: key.locator}}})
+		Call: retention.Call{ToolName: tool, ReadTools: readTools, Spill: retention.SpillRef{Locator: key.locator}}})
 	if err != nil {
 		return nil, err
 	}
@@ -249,10 +250,10 @@ func projection(out retention.Outcome, orig retention.Result, attachDir string, 
 // through the same aggregation the CLI's sweep prints.
 func (r *Retention) Sweep(req SweepRequest) ([]SweepRow, error) {
 	if len(req.Budgets) == 0 {
-		return nil, errors.New("app: give at least one budget")
+		return nil, coded("budgets-none")
 	}
 	if len(req.Budgets) > 1000 {
-		return nil, fmt.Errorf("app: %d budgets are more than 1000", len(req.Budgets))
+		return nil, coded("budgets-too-many", "n", len(req.Budgets), "max", 1000)
 	}
 	settings := make([]retention.Settings, len(req.Budgets))
 	var pol retention.Policy
@@ -291,7 +292,7 @@ func (r *Retention) Sweep(req SweepRequest) ([]SweepRow, error) {
 	}
 	got, err := db.Sweep(context.Background(), req.Budgets, sessions.SweepOptions{
 		Filter: sessions.ResultFilter{SessionRowID: req.SessionID}, Route: req.Route,
-		Policy: req.Policy, Estimator: req.Estimator,
+		Policy: req.Policy, Estimator: req.Estimator, ReadTools: r.store.ReadTools(),
 	})
 	if err != nil {
 		return nil, err

@@ -48,7 +48,7 @@ func pastedResult(t *testing.T) string {
 func budget(n int64) *int64 { return &n }
 
 func TestRetainPasted(t *testing.T) {
-	r := NewRetention(NewStore(Config{DataDir: t.TempDir()}))
+	r := NewRetention(NewStore(Config{DataDir: t.TempDir()}, nil))
 	js := pastedResult(t)
 	tests := []struct {
 		name       string
@@ -103,14 +103,14 @@ func TestRetainPasted(t *testing.T) {
 func TestSweepMatchesRetain(t *testing.T) {
 	_, r, _, _, _ := newIndexedApp(t)
 	s := NewSessions(r.store)
-	sessions, err := s.List(SessionQuery{})
+	sessions, err := listAll(s, SessionQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	budgets := []int64{0, 2000, 100000}
 	checked, compared := 0, 0
 	for _, sess := range sessions {
-		results, err := s.Results(sess.ID)
+		results, err := resultsAll(s, sess.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

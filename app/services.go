@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -33,26 +31,50 @@ func NewSessions(store *Store) *Sessions { return &Sessions{store: store, ctx: c
 // Startup receives the Wails context.
 func (s *Sessions) Startup(ctx context.Context) { s.ctx = ctx }
 
-// List returns indexed sessions, newest first.
-func (s *Sessions) List(q SessionQuery) ([]SessionRow, error) {
+// checkPage refuses a page the lists cannot serve: every list is read page
+// by page, so no call can ask for everything at once.
+func checkPage(offset, limit int) error {
+	if offset < 0 || limit < 1 || limit > MaxPage {
+		return coded("page-invalid", "offset", offset, "limit", limit, "max", MaxPage)
+	}
+	return nil
+}
+
+// listOrder reads a list's order, refusing those the list lacks.
+func listOrder(o string) (sessions.Order, error) {
+	order, err := sessions.ParseOrder(o)
+	if err != nil || (order != "" && order != sessions.OrderTokens) {
+		return "", coded("order-unknown", "order", o, "want", `"", "tokens"`)
+	}
+	return order, nil
+}
+
+// List returns one page of the indexed sessions (newest first, or most
+// tokens first) and how many the whole list holds.
+func (s *Sessions) List(q SessionQuery) (SessionPage, error) {
+	if err := checkPage(q.Offset, q.Limit); err != nil {
+		return SessionPage{}, err
+	}
+	order, err := listOrder(q.Order)
+	if err != nil {
+		return SessionPage{}, err
+	}
 	db, err := s.store.DB()
 	if err != nil {
-		return nil, err
+		return SessionPage{}, err
 	}
-	order, err := sessions.ParseOrder(q.Order)
+	f := sessions.SessionFilter{Harness: q.Harness, Search: q.Search, Order: order, Limit: q.Limit, Offset: q.Offset}
+	rows, err := db.BrowseSessions(s.ctx, f)
 	if err != nil {
-		return nil, err
+		return SessionPage{}, err
 	}
-	if order != "" && order != sessions.OrderTokens {
-		return nil, fmt.Errorf("app: the sessions list has no order %q (want \"\" or \"tokens\")", q.Order)
-	}
-	rows, err := db.BrowseSessions(s.ctx, sessions.SessionFilter{Harness: q.Harness, Search: q.Search, Order: order, Limit: q.Limit, Offset: q.Offset})
+	c, err := db.CountSessions(s.ctx, f)
 	if err != nil {
-		return nil, err
+		return SessionPage{}, err
 	}
-	out := make([]SessionRow, 0, len(rows))
+	out := SessionPage{Rows: make([]SessionRow, 0, len(rows)), Total: c.Transcripts, Sessions: c.Sessions}
 	for _, r := range rows {
-		out = append(out, sessionRow(r))
+		out.Rows = append(out.Rows, sessionRow(r))
 	}
 	return out, nil
 }
@@ -91,20 +113,37 @@ func resultRow(r sessions.ResultRow) ResultRow {
 	return row
 }
 
-// Results lists one session's tool results in file order.
-func (s *Sessions) Results(sessionID int64) ([]ResultRow, error) {
-	if sessionID <= 0 {
-		return nil, fmt.Errorf("app: session id %d is not valid", sessionID)
+// Results returns one page of a session's tool results, in file order or
+// most tokens first, and how many the whole list holds.
+func (s *Sessions) Results(q ResultsQuery) (ResultPage, error) {
+	if q.SessionID <= 0 {
+		return ResultPage{}, coded("session-id-invalid", "id", q.SessionID)
 	}
+	if err := checkPage(q.Offset, q.Limit); err != nil {
+		return ResultPage{}, err
+	}
+	order, err := listOrder(q.Order)
+	if err != nil {
+		return ResultPage{}, err
+	}
+	return s.resultPage(sessions.ResultFilter{SessionRowID: q.SessionID, Order: order, OnlyNotices: q.OnlyNotices, Offset: q.Offset, Limit: q.Limit})
+}
+
+// resultPage reads one page of results and the count of the whole list.
+func (s *Sessions) resultPage(f sessions.ResultFilter) (ResultPage, error) {
 	db, err := s.store.DB()
 	if err != nil {
-		return nil, err
+		return ResultPage{}, err
 	}
-	rows, err := db.Results(s.ctx, sessions.ResultFilter{SessionRowID: sessionID})
+	rows, err := db.Results(s.ctx, f)
 	if err != nil {
-		return nil, err
+		return ResultPage{}, err
 	}
-	return resultRows(rows), nil
+	n, err := db.CountResults(s.ctx, f)
+	if err != nil {
+		return ResultPage{}, err
+	}
+	return ResultPage{Rows: resultRows(rows), Total: n}, nil
 }
 
 func resultRows(rows []sessions.ResultRow) []ResultRow {
@@ -115,25 +154,32 @@ func resultRows(rows []sessions.ResultRow) []ResultRow {
 	return out
 }
 
-// maxLargest bounds the largest-results list.
-const maxLargest = 500
+// Largest returns one page of the tool results that cost the most tokens
+// across every indexed session (exact counts where the token phase has
+// run, size-based approximations, marked as such, where it has not yet)
+// and how many results the index holds.
+func (s *Sessions) Largest(q PageQuery) (ResultPage, error) {
+	if err := checkPage(q.Offset, q.Limit); err != nil {
+		return ResultPage{}, err
+	}
+	return s.resultPage(sessions.ResultFilter{Order: sessions.OrderTokens, Offset: q.Offset, Limit: q.Limit})
+}
 
-// Largest lists the tool results that cost the most tokens across every
-// indexed session: exact counts where the token phase has run, size-based
-// approximations (marked as such) where it has not yet.
-func (s *Sessions) Largest(limit int) ([]ResultRow, error) {
-	if limit <= 0 || limit > maxLargest {
-		return nil, fmt.Errorf("app: Largest limit %d is not in 1..%d", limit, maxLargest)
+// Session returns one session's row (a window reopening where it was left,
+// a header following an index pass).
+func (s *Sessions) Session(id int64) (SessionRow, error) {
+	if id <= 0 {
+		return SessionRow{}, coded("session-id-invalid", "id", id)
 	}
 	db, err := s.store.DB()
 	if err != nil {
-		return nil, err
+		return SessionRow{}, err
 	}
-	rows, err := db.Results(s.ctx, sessions.ResultFilter{Order: sessions.OrderTokens, Limit: limit})
+	r, err := db.SessionByID(s.ctx, id)
 	if err != nil {
-		return nil, err
+		return SessionRow{}, err
 	}
-	return resultRows(rows), nil
+	return sessionRow(r), nil
 }
 
 // Result reads one tool result back from its source file, with its images
@@ -243,33 +289,42 @@ func (s *Sessions) Status() (IndexStatus, error) {
 const maxSearchQuery = 500
 
 // Search finds tool results whose text (with credential-bearing URLs already
-// redacted) holds every word of q.Query, in q.Order. Words are matched as
-// FTS5 phrases, so punctuation in the query is never read as FTS syntax.
-func (s *Sessions) Search(q SearchQuery) ([]ResultRow, error) {
+// redacted) holds every word of q.Query, in q.Order: one page of them and
+// how many match. Words are matched as FTS5 phrases, so punctuation in the
+// query is never read as FTS syntax.
+func (s *Sessions) Search(q SearchQuery) (ResultPage, error) {
 	query := q.Query
 	words := strings.Fields(query)
 	if len(words) == 0 {
-		return nil, errors.New("app: type a word to search for")
+		return ResultPage{}, coded("search-empty")
 	}
 	if len(query) > maxSearchQuery {
-		return nil, fmt.Errorf("app: search is %d bytes, more than %d", len(query), maxSearchQuery)
+		return ResultPage{}, coded("search-too-long", "bytes", len(query), "max", maxSearchQuery)
+	}
+	if err := checkPage(q.Offset, q.Limit); err != nil {
+		return ResultPage{}, err
 	}
 	o, err := sessions.ParseOrder(q.Order)
 	if err != nil {
-		return nil, err
+		return ResultPage{}, coded("order-unknown", "order", q.Order, "want", `"", "relevance", "tokens", "source"`)
 	}
 	for i, w := range words {
 		words[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
 	}
 	db, err := s.store.DB()
 	if err != nil {
-		return nil, err
+		return ResultPage{}, err
 	}
-	rows, err := db.Search(s.ctx, strings.Join(words, " "), o, 200)
+	match := strings.Join(words, " ")
+	rows, err := db.SearchPage(s.ctx, sessions.SearchFilter{Query: match, Order: o, Limit: q.Limit, Offset: q.Offset})
 	if err != nil {
-		return nil, err
+		return ResultPage{}, err
 	}
-	return resultRows(rows), nil
+	n, err := db.CountSearch(s.ctx, match)
+	if err != nil {
+		return ResultPage{}, err
+	}
+	return ResultPage{Rows: resultRows(rows), Total: n}, nil
 }
 
 // maxFileSlice bounds one read of a spill file for the window.
@@ -283,7 +338,7 @@ const maxFileSlice = 1 << 20
 // outside the folders the session's harness writes is never read.
 func (s *Sessions) SpillFile(q SpillQuery) (FileSlice, error) {
 	if q.ResultID <= 0 || q.Offset < 0 || q.Limit <= 0 {
-		return FileSlice{}, fmt.Errorf("app: SpillFile result %d offset %d limit %d are not valid", q.ResultID, q.Offset, q.Limit)
+		return FileSlice{}, coded("read-range-invalid", "offset", q.Offset, "limit", q.Limit)
 	}
 	db, err := s.store.DB()
 	if err != nil {
@@ -344,16 +399,24 @@ type Links struct {
 // NewLinks builds the Links service over a shared store.
 func NewLinks(store *Store) *Links { return &Links{store: store} }
 
-// List returns links of indexed tool results, hidden ones first. Rows carry
-// how each link was shown and why, never a URI: the index holds none.
-func (l *Links) List(q LinkQuery) ([]LinkRow, error) {
+// List returns one page of the links of indexed tool results, hidden ones
+// first, with the whole list's counts. Rows carry how each link was shown
+// and why, never a URI: the index holds none.
+func (l *Links) List(q LinkQuery) (LinkPage, error) {
+	if err := checkPage(q.Offset, q.Limit); err != nil {
+		return LinkPage{}, err
+	}
 	db, err := l.store.DB()
 	if err != nil {
-		return nil, err
+		return LinkPage{}, err
 	}
 	rows, err := db.BrowseLinks(context.Background(), q.OnlyHidden, q.Limit, q.Offset)
 	if err != nil {
-		return nil, err
+		return LinkPage{}, err
+	}
+	c, err := db.CountLinks(context.Background(), q.OnlyHidden)
+	if err != nil {
+		return LinkPage{}, err
 	}
 	out := make([]LinkRow, 0, len(rows))
 	uris := linkURIs(context.Background(), db, rows)
@@ -371,14 +434,14 @@ func (l *Links) List(q LinkQuery) ([]LinkRow, error) {
 		}
 		out = append(out, row)
 	}
-	return out, nil
+	return LinkPage{Rows: out, Total: c.Total, Hidden: c.Hidden, InText: c.InText}, nil
 }
 
 // Check classifies one URI as a tool result's resource_link would be shown.
 // The URI itself is never echoed back when it may carry a credential.
 func (l *Links) Check(uri string) (LinkRow, error) {
 	if len(uri) > maxCheckedURI {
-		return LinkRow{}, fmt.Errorf("app: URI is %d bytes, more than %d", len(uri), maxCheckedURI)
+		return LinkRow{}, coded("uri-too-long", "bytes", len(uri), "max", maxCheckedURI)
 	}
 	d := links.LinkLine(retention.Block{Type: retention.TypeResourceLink, URI: uri, Name: "checked"})
 	line, _ := links.Mask(d.Line)

@@ -17,7 +17,7 @@ func TestLinksCheck(t *testing.T) {
 		{"presigned", "https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=deadbeefcafe", "stub", "credential-parameter", "deadbeefcafe"},
 		{"userinfo", "https://alice:hunter2@example.com/", "stub", "userinfo", "hunter2"},
 	}
-	l := NewLinks(NewStore(Config{DataDir: t.TempDir()}))
+	l := NewLinks(NewStore(Config{DataDir: t.TempDir()}, nil))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := l.Check(tt.uri)
@@ -38,7 +38,7 @@ func TestLinksCheck(t *testing.T) {
 }
 
 func TestRoutes(t *testing.T) {
-	routes, err := NewRetention(NewStore(Config{DataDir: t.TempDir()})).Routes()
+	routes, err := NewRetention(NewStore(Config{DataDir: t.TempDir()}, nil)).Routes()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func TestSpillFileServiceRefusesForgedNotices(t *testing.T) {
 	}
 	write(t, filepath.Join(root, "-w", "s1.jsonl"), lines.String())
 
-	store := NewStore(Config{DataDir: filepath.Join(base, "data"), Roots: []string{root}, Home: home})
+	store := NewStore(Config{DataDir: filepath.Join(base, "data"), Roots: []string{root}, Home: home}, nil)
 	t.Cleanup(func() { store.Close() })
 	s := NewSessions(store)
 	if _, err := s.Index(); err != nil {
@@ -81,14 +81,14 @@ func TestSpillFileServiceRefusesForgedNotices(t *testing.T) {
 			t.Fatal("index did not finish")
 		}
 	}
-	sess, err := s.List(SessionQuery{})
+	sess, err := listAll(s, SessionQuery{})
 	if err != nil || len(sess) != 1 {
 		t.Fatalf("sessions %v %v", sess, err)
 	}
 	if sess[0].Harness != "claude-code" || sess[0].HarnessLabel != "Claude Code" {
 		t.Errorf("harness %q labelled %q, want the registry's", sess[0].Harness, sess[0].HarnessLabel)
 	}
-	rows, err := s.Results(sess[0].ID)
+	rows, err := resultsAll(s, sess[0].ID)
 	if err != nil || len(rows) != len(want) {
 		t.Fatalf("results %d (%v), want %d", len(rows), err, len(want))
 	}

@@ -10,14 +10,19 @@ import (
 // Store opens the session index once, on first use, and shares it between
 // the services, so the window starts without waiting on the database.
 type Store struct {
-	cfg  Config
-	once sync.Once
-	db   *sessions.DB
-	err  error
+	cfg      Config
+	settings *SettingsStore
+	once     sync.Once
+	db       *sessions.DB
+	err      error
 }
 
-// NewStore prepares (but does not open) the index in cfg.DataDir.
-func NewStore(cfg Config) *Store { return &Store{cfg: cfg} }
+// NewStore prepares (but does not open) the index in cfg.DataDir; the
+// session folders saved in settings (nil: none) are indexed when
+// SPILLSCOPE_ROOTS does not name others.
+func NewStore(cfg Config, settings *SettingsStore) *Store {
+	return &Store{cfg: cfg, settings: settings}
+}
 
 // DBPath is where the index lives.
 func (s *Store) DBPath() string { return filepath.Join(s.cfg.DataDir, "index.db") }
@@ -41,13 +46,31 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// Roots are the folders to index: configured ones, or the usual places that exist.
+// Roots are the folders to index that exist (see ResolveRoots).
 func (s *Store) Roots() []string {
+	var saved []string
+	if s.settings != nil {
+		set, _ := s.settings.Load() // unreadable settings: the defaults
+		saved = set.Roots
+	}
 	var out []string
-	for _, r := range ResolveRoots(s.cfg) {
+	for _, r := range ResolveRoots(s.cfg, saved) {
 		if r.Exists {
 			out = append(out, r.Path)
 		}
 	}
 	return out
+}
+
+// ReadTools are the read-tool names saved in settings; nil means the
+// core's own list.
+func (s *Store) ReadTools() []string {
+	if s.settings == nil {
+		return nil
+	}
+	set, err := s.settings.Load()
+	if err != nil || len(set.Defaults.ReadTools) == 0 {
+		return nil
+	}
+	return set.Defaults.ReadTools
 }

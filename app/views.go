@@ -61,6 +61,54 @@ type SearchQuery struct {
 	// "tokens" (most tokens first, exact once counted) or "source"
 	// (session and file order).
 	Order string `json:"order"`
+	// Offset and Limit select the page (Limit 1..MaxPage).
+	Offset int `json:"offset"`
+	Limit  int `json:"limit"`
+}
+
+// MaxPage is the most rows one page of any list holds.
+const MaxPage = 1000
+
+// PageQuery is one page of a list: Limit rows (1..MaxPage) from Offset.
+type PageQuery struct {
+	Offset int `json:"offset"`
+	Limit  int `json:"limit"`
+}
+
+// ResultsQuery is one page of a session's tool results.
+type ResultsQuery struct {
+	SessionID int64 `json:"sessionId"`
+	// Order is "" (file order) or "tokens" (most tokens first).
+	Order string `json:"order"`
+	// OnlyNotices keeps the results whose text holds a spill notice.
+	OnlyNotices bool `json:"onlyNotices"`
+	Offset      int  `json:"offset"`
+	Limit       int  `json:"limit"`
+}
+
+// ResultPage is one page of a list of tool results and the list's length.
+type ResultPage struct {
+	Rows  []ResultRow `json:"rows"`
+	Total int         `json:"total"`
+}
+
+// SessionPage is one page of the sessions list. Total counts its rows
+// (transcripts: a subagent is its own row); Sessions counts distinct
+// sessions among them, as the index totals do.
+type SessionPage struct {
+	Rows     []SessionRow `json:"rows"`
+	Total    int          `json:"total"`
+	Sessions int          `json:"sessions"`
+}
+
+// LinkPage is one page of the links list with the whole list's counts.
+type LinkPage struct {
+	Rows  []LinkRow `json:"rows"`
+	Total int       `json:"total"`
+	// Hidden links reached the model as a stub or marker, without their URI.
+	Hidden int `json:"hidden"`
+	// InText links were found inside text blocks.
+	InText int `json:"inText"`
 }
 
 // SessionQuery filters the sessions list.
@@ -68,9 +116,10 @@ type SessionQuery struct {
 	Harness string `json:"harness"`
 	Search  string `json:"search"`
 	// Order is "tokens" (most tokens first) or "" (newest first).
-	Order  string `json:"order"`
-	Limit  int    `json:"limit"`
-	Offset int    `json:"offset"`
+	Order string `json:"order"`
+	// Limit (1..MaxPage) and Offset select the page.
+	Limit  int `json:"limit"`
+	Offset int `json:"offset"`
 }
 
 // ResultRow is one tool result in a session's list.

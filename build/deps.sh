@@ -5,7 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-want=(libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth xdotool imagemagick chromium pkg-config gcc desktop-file-utils)
+# fonts-noto-cjk: the app ships no font, and without a CJK one every Chinese,
+# Japanese or Korean character (the Chinese UI, text inside results) is a box.
+# desktop-file-utils: make test-package validates the .deb's desktop entry.
+want=(libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth xdotool imagemagick chromium pkg-config gcc fonts-noto-cjk desktop-file-utils)
 missing=()
 for p in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

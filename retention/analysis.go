@@ -196,6 +196,23 @@ type Analysis struct {
 	complete *string // dsh-tokens' complete result file
 	flat     *string // the byte era's joined text
 	points   []int64 // code points per block (the pruner's measure)
+	// derived holds what other policies derive from the result alone and
+	// reuse across decisions, keyed by name (see derive).
+	derived map[string]any
+}
+
+// derive returns the value stored under key, building it on first use.
+// Decisions hold the Analysis's lock, so build runs once.
+func (a *Analysis) derive(key string, build func() any) any {
+	if v, ok := a.derived[key]; ok {
+		return v
+	}
+	if a.derived == nil {
+		a.derived = map[string]any{}
+	}
+	v := build()
+	a.derived[key] = v
+	return v
 }
 
 type blockInfo struct {

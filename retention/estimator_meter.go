@@ -3,6 +3,7 @@ package retention
 import (
 	"bytes"
 	"encoding/json"
+	"math/bits"
 )
 
 // dsh's token meter (deepseek-harness packages/llm/token-meter/src/estimate.ts):
@@ -48,8 +49,23 @@ func meterPrice(units int) int {
 // utf16Len is JavaScript's string.length of valid UTF-8 text: one unit per
 // code point, two for those above U+FFFF (4-byte sequences).
 func utf16Len(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
+	// Eight bytes at a time: each byte that is not a continuation byte
+	// (10xxxxxx) starts a code point, one unit, and a lead of 11110xxx
+	// starts one of two units.
+	const hi = 0x8080808080808080
+	n, i := 0, 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&hi == 0 {
+			n += 8
+			continue
+		}
+		cont := w &^ (w << 1) & hi                      // bit 7 set, bit 6 clear
+		four := w & (w << 1) & (w << 2) & (w << 3) & hi // top four bits set
+		n += 8 - bits.OnesCount64(cont) + bits.OnesCount64(four)
+	}
+	for ; i < len(s); i++ {
 		c := s[i]
 		if c&0xC0 != 0x80 {
 			n++

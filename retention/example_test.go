@@ -148,6 +148,8 @@ func ExamplePolicies() {
 		fmt.Println(p.Name, p.Budget, p.Unit, p.Params[0].Default, p.Estimator, p.Recoverable)
 	}
 	// Output:
+	// claude-code threshold chars 50000 o200k_base file
+	// codex limit tokens 10000 bytes4 none
 	// dsh-bytes maxInlineBytes bytes 50000 dsh-meter file
 	// dsh-pruner thresholdChars code points 8192 dsh-meter none
 	// dsh-tokens maxInlineTokens tokens 12500 dsh-meter file

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"spillscope/retention/links"
 )
 
 // The read side used by the window: lists and lookups over what the indexer
@@ -64,19 +66,27 @@ type SessionFilter struct {
 	Search  string
 	// Order is OrderTokens (most tokens first) or newest first (anything
 	// else).
-	Order  Order
+	Order Order
+	// Limit caps the page (0: every row); Offset skips that many rows.
 	Limit  int
 	Offset int
 }
 
 // The two session lists differ only in their order (constants: no SQL is
-// assembled at run time).
+// assembled at run time). Each picks its page of ids first, so the sums
+// of sessionSelect are computed for the rows shown, not for every row
+// skipped on the way to a deep page.
 const (
 	sessionWhere = `
 WHERE (? = '' OR s.harness = ?)
   AND (? = '%%' OR lower(s.project) LIKE ? ESCAPE '\' OR lower(s.model) LIKE ? ESCAPE '\' OR lower(s.session_id) LIKE ? ESCAPE '\' OR lower(f.path) LIKE ? ESCAPE '\')`
-	sessionsByTime   = sessionSelect + sessionWhere + ` ORDER BY s.started_at DESC, s.id DESC LIMIT ? OFFSET ?`
-	sessionsByTokens = sessionSelect + sessionWhere + ` ORDER BY tokens DESC, s.id DESC LIMIT ? OFFSET ?`
+	sessionsByTime = sessionSelect + ` JOIN (SELECT s.id FROM sessions s JOIN files f ON f.id = s.file_id` + sessionWhere + `
+  ORDER BY s.started_at DESC, s.id DESC LIMIT ? OFFSET ?) p ON p.id = s.id
+ORDER BY s.started_at DESC, s.id DESC`
+	sessionsByTokens = sessionSelect + ` JOIN (SELECT s.id, (SELECT COALESCE(SUM(r.rank_tokens), 0) FROM tool_results r WHERE r.session_id = s.id) AS t
+  FROM sessions s JOIN files f ON f.id = s.file_id` + sessionWhere + `
+  ORDER BY t DESC, s.id DESC LIMIT ? OFFSET ?) p ON p.id = s.id
+ORDER BY p.t DESC, s.id DESC`
 )
 
 const sessionSelect = `SELECT s.id, s.harness, s.session_id, s.agent_id, s.project, s.cwd, s.model, s.route,
@@ -102,14 +112,20 @@ func scanSession(sc interface{ Scan(...any) error }) (SessionSummary, error) {
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
-// BrowseSessions lists sessions, newest first or by tokens.
+// sessionLike is the LIKE pattern of a filter's search text: matched
+// literally, so % and _ typed by the user are not wildcards.
+func sessionLike(f SessionFilter) string {
+	return "%" + likeEscaper.Replace(strings.ToLower(f.Search)) + "%"
+}
+
+// BrowseSessions lists one page of transcripts, newest first or by tokens;
+// CountSessions counts the whole list.
 func (d *DB) BrowseSessions(ctx context.Context, f SessionFilter) ([]SessionSummary, error) {
 	limit := f.Limit
-	if limit <= 0 || limit > 5000 {
-		limit = 500
+	if limit <= 0 {
+		limit = -1 // no limit in SQLite
 	}
-	// The user's text is matched literally: % and _ are not wildcards.
-	like := "%" + likeEscaper.Replace(strings.ToLower(f.Search)) + "%"
+	like := sessionLike(f)
 	q := sessionsByTime
 	if f.Order == OrderTokens {
 		q = sessionsByTokens
@@ -129,6 +145,31 @@ func (d *DB) BrowseSessions(ctx context.Context, f SessionFilter) ([]SessionSumm
 		out = append(out, s)
 	}
 	return out, rows.Err()
+}
+
+// sessionsCount counts what a filter selects: transcripts (rows of the
+// list) and sessions (distinct harness session ids, a subagent's transcript
+// sharing its parent's, as Totals counts them).
+const sessionsCount = `SELECT COUNT(*), COUNT(DISTINCT s.harness || char(0) || s.session_id)
+FROM sessions s JOIN files f ON f.id = s.file_id` + sessionWhere
+
+// SessionCounts is how many rows a session filter selects.
+type SessionCounts struct {
+	// Transcripts is the number of list rows (a subagent is its own row).
+	Transcripts int
+	// Sessions counts distinct sessions among them.
+	Sessions int
+}
+
+// CountSessions counts the whole list BrowseSessions pages through.
+func (d *DB) CountSessions(ctx context.Context, f SessionFilter) (SessionCounts, error) {
+	like := sessionLike(f)
+	var c SessionCounts
+	err := d.db.QueryRowContext(ctx, sessionsCount, f.Harness, f.Harness, like, like, like, like, like).Scan(&c.Transcripts, &c.Sessions)
+	if err != nil {
+		return c, fmt.Errorf("sessions: count sessions: %w", err)
+	}
+	return c, nil
 }
 
 // SessionByID returns one session's summary.
@@ -159,6 +200,40 @@ type LinkSummary struct {
 	// the scanner flags in a text block), so a view can find it again in the
 	// source.
 	Ordinal int
+}
+
+// LinkCounts is how many links the links list holds.
+type LinkCounts struct {
+	// Total is the number of rows (every link, or the flagged ones).
+	Total int
+	// Hidden reached the model as a stub or marker, without their URI.
+	Hidden int
+	// InText were found inside text blocks.
+	InText int
+}
+
+// CountLinks counts the whole list BrowseLinks pages through.
+func (d *DB) CountLinks(ctx context.Context, onlyHidden bool) (LinkCounts, error) {
+	var c LinkCounts
+	err := d.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(l.shown IN (?, ?)), 0), COALESCE(SUM(l.shown = 'text'), 0)
+FROM links l JOIN tool_results r ON r.id = l.result_id JOIN sessions s ON s.id = r.session_id
+WHERE (? = 0 OR l.reason <> '')`, links.KindStub, links.KindMarker, onlyHidden).Scan(&c.Total, &c.Hidden, &c.InText)
+	if err != nil {
+		return c, fmt.Errorf("sessions: count links: %w", err)
+	}
+	return c, nil
+}
+
+// CountSearch counts every result a full-text query matches, as
+// SearchPage lists them (results deleted since drop out in the join).
+func (d *DB) CountSearch(ctx context.Context, query string) (int, error) {
+	var n int
+	err := d.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM result_fts m JOIN tool_results r ON r.id = m.rowid`+resultJoins+`
+WHERE result_fts MATCH ?`, query).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("sessions: count search: %w", err)
+	}
+	return n, nil
 }
 
 // BrowseLinks lists links, hidden ones first when onlyHidden is false.

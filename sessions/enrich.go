@@ -316,19 +316,37 @@ func runPhase[T any](ctx context.Context, d *DB, opts EnrichOptions, phase strin
 const (
 	searchByRelevance = `WITH m AS (SELECT rowid AS id, rank AS score FROM result_fts WHERE result_fts MATCH ?1)
 SELECT ` + resultFields + ` FROM m JOIN tool_results r ON r.id = m.id` + resultJoins + `
-ORDER BY m.score, r.rank_tokens DESC, r.id LIMIT ?2`
+ORDER BY m.score, r.rank_tokens DESC, r.id LIMIT ?2 OFFSET ?3`
 	searchByTokens = `WITH m AS (SELECT rowid AS id FROM result_fts WHERE result_fts MATCH ?1)
 SELECT ` + resultFields + ` FROM m JOIN tool_results r ON r.id = m.id` + resultJoins + `
-ORDER BY r.rank_tokens DESC, r.id LIMIT ?2`
+ORDER BY r.rank_tokens DESC, r.id LIMIT ?2 OFFSET ?3`
 	searchBySource = `WITH m AS (SELECT rowid AS id FROM result_fts WHERE result_fts MATCH ?1)
 SELECT ` + resultFields + ` FROM m JOIN tool_results r ON r.id = m.id` + resultJoins + `
-ORDER BY r.session_id, r.src_offset, r.src_index LIMIT ?2`
+ORDER BY r.session_id, r.src_offset, r.src_index LIMIT ?2 OFFSET ?3`
 )
 
 // Search returns the results whose redacted text matches an FTS5 query, in
 // the given order (relevance when empty), at most limit of them (100 when
 // limit <= 0). Only results the search phase has reached can match.
+// SearchPage pages through the same list.
 func (d *DB) Search(ctx context.Context, query string, order Order, limit int) ([]ResultRow, error) {
+	return d.SearchPage(ctx, SearchFilter{Query: query, Order: order, Limit: limit})
+}
+
+// SearchFilter is one page of a full-text search.
+type SearchFilter struct {
+	// Query is an FTS5 query (the window quotes each word as a phrase).
+	Query string
+	// Order is relevance (empty), OrderTokens or OrderSource.
+	Order Order
+	// Limit caps the page (100 when <= 0); Offset skips that many matches.
+	Limit, Offset int
+}
+
+// SearchPage returns one page of the results whose redacted text matches
+// f.Query, in f.Order; CountSearch counts the whole list.
+func (d *DB) SearchPage(ctx context.Context, f SearchFilter) ([]ResultRow, error) {
+	query, order, limit := f.Query, f.Order, f.Limit
 	if limit <= 0 {
 		limit = 100
 	}
@@ -341,5 +359,5 @@ func (d *DB) Search(ctx context.Context, query string, order Order, limit int) (
 	}
 	// The query is not echoed: people search for values they would not
 	// want in a log.
-	return d.queryResults(ctx, "search", q, query, limit)
+	return d.queryResults(ctx, "search", q, query, limit, max(f.Offset, 0))
 }

@@ -124,32 +124,71 @@ type ResultFilter struct {
 	// Order sorts the list: OrderTokens, or source order for anything
 	// else (relevance needs a search).
 	Order Order
-	// Limit caps the list; 0 means no cap.
-	Limit int
+	// OnlyNotices keeps the results whose text holds a spill notice.
+	OnlyNotices bool
+	// Limit caps the list; 0 means no cap. Offset skips that many rows.
+	Limit  int
+	Offset int
 }
 
-// The list queries differ only in their order; each is a constant so no SQL
-// is assembled at run time. A negative LIMIT is no limit in SQLite.
+// The list queries differ in their order and in whether they read one
+// session (through its index) or the whole table; each is a constant so no
+// SQL is assembled at run time. A negative LIMIT is no limit in SQLite.
+// The whole-table lists pick their page of ids first, so a deep page skips
+// index entries, not joined rows.
 const (
-	resultsBySource = `SELECT ` + resultCols + `
-WHERE (?1 = 0 OR r.session_id = ?1) AND (?2 = '' OR s.session_id = ?2)
-ORDER BY r.session_id, r.src_offset, r.src_index LIMIT ?3`
-	resultsByTokens = `SELECT ` + resultCols + `
-WHERE (?1 = 0 OR r.session_id = ?1) AND (?2 = '' OR s.session_id = ?2)
-ORDER BY r.rank_tokens DESC, r.id LIMIT ?3`
+	resultsWhere = `
+WHERE (?1 = 0 OR r.session_id = ?1) AND (?2 = '' OR r.session_id IN (SELECT id FROM sessions WHERE session_id = ?2))
+  AND (?4 = 0 OR r.spill_kind IS NOT NULL)`
+	resultsBySource = `SELECT ` + resultCols + ` JOIN (SELECT r.id FROM tool_results r` + resultsWhere + `
+  ORDER BY r.session_id, r.src_offset, r.src_index LIMIT ?3 OFFSET ?5) p ON p.id = r.id
+ORDER BY r.session_id, r.src_offset, r.src_index`
+	resultsByTokens = `SELECT ` + resultCols + ` JOIN (SELECT r.id FROM tool_results r` + resultsWhere + `
+  ORDER BY r.rank_tokens DESC, r.id LIMIT ?3 OFFSET ?5) p ON p.id = r.id
+ORDER BY r.rank_tokens DESC, r.id`
+	// One session's results: its few rows come through the session index
+	// and are sorted, rather than walking the whole token ranking.
+	sessionWhereOne = ` WHERE r.session_id = ?1 AND (?2 = '' OR r.session_id IN (SELECT id FROM sessions WHERE session_id = ?2))
+  AND (?4 = 0 OR r.spill_kind IS NOT NULL)`
+	sessionResultsBySrc = `SELECT ` + resultCols + sessionWhereOne + `
+ORDER BY r.src_offset, r.src_index LIMIT ?3 OFFSET ?5`
+	sessionResultsByTok = `SELECT ` + resultCols + sessionWhereOne + `
+ORDER BY r.rank_tokens DESC, r.id LIMIT ?3 OFFSET ?5`
+	resultsCount        = `SELECT COUNT(*) FROM tool_results r` + resultsWhere
+	sessionResultsCount = `SELECT COUNT(*) FROM tool_results r` + sessionWhereOne
 )
 
 // Results lists indexed tool results in the filter's order.
 func (d *DB) Results(ctx context.Context, f ResultFilter) ([]ResultRow, error) {
 	q := resultsBySource
-	if f.Order == OrderTokens {
+	switch {
+	case f.SessionRowID > 0 && f.Order == OrderTokens:
+		q = sessionResultsByTok
+	case f.SessionRowID > 0:
+		q = sessionResultsBySrc
+	case f.Order == OrderTokens:
 		q = resultsByTokens
 	}
 	limit := f.Limit
 	if limit <= 0 {
 		limit = -1
 	}
-	return d.queryResults(ctx, "list results", q, f.SessionRowID, f.SessionID, limit)
+	return d.queryResults(ctx, "list results", q, f.SessionRowID, f.SessionID, limit, f.OnlyNotices, max(f.Offset, 0))
+}
+
+// CountResults counts every result the filter selects (Limit and Offset
+// aside), so a paged list can say how long it is.
+func (d *DB) CountResults(ctx context.Context, f ResultFilter) (int, error) {
+	var n int
+	q := resultsCount
+	if f.SessionRowID > 0 {
+		q = sessionResultsCount
+	}
+	// ?3 is the page's limit, unused by the count.
+	if err := d.db.QueryRowContext(ctx, q, f.SessionRowID, f.SessionID, nil, f.OnlyNotices).Scan(&n); err != nil {
+		return 0, fmt.Errorf("sessions: count results: %w", err)
+	}
+	return n, nil
 }
 
 func (d *DB) queryResults(ctx context.Context, what, q string, args ...any) ([]ResultRow, error) {

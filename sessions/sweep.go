@@ -66,6 +66,9 @@ type SweepOptions struct {
 	// route's) choose how every result is decided.
 	Policy    string
 	Estimator string
+	// ReadTools are the host's read-tool names (nil: the core's list), as
+	// a single re-run is given them.
+	ReadTools []string
 	// Workers re-running retention; 0 means every core.
 	Workers int
 	// Skipped, when set, hears about each result that could not be read
@@ -112,7 +115,7 @@ func (d *DB) Sweep(ctx context.Context, budgets []int64, opts SweepOptions) ([]S
 				if route == "" {
 					route = r.Route
 				}
-				outs, err := retention.Sweep(res, budgets, retention.Options{Policy: opts.Policy, Estimator: opts.Estimator, Route: route, ToolName: r.ToolName})
+				outs, err := retention.Sweep(res, budgets, retention.Options{Policy: opts.Policy, Estimator: opts.Estimator, Route: route, ToolName: r.ToolName, ReadTools: opts.ReadTools})
 				mu.Lock()
 				if err != nil {
 					if firstErr == nil {

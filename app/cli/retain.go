@@ -33,10 +33,17 @@ route, estimator, budget, budgetUnit.
 
 Policies: dsh-tokens (dsh 0.1.7+, budget maxInlineTokens in tokens, shipped
 12500), dsh-bytes (dsh up to 0.1.5, maxInlineBytes in bytes, shipped 50000),
-dsh-pruner (dsh's compaction pruner, thresholdChars in code points, 8192).
---budget sets the policy's budget in its own unit; without it the policy is
-off (status "disabled"), as an omitted dsh setting disables dsh's policy.
---estimator: dsh-meter, o200k_base or cl100k_base (default: the route's).
+dsh-pruner (dsh's compaction pruner, thresholdChars in code points, 8192),
+codex (Codex CLI, budget limit in the mode's unit; --param mode=bytes|tokens,
+model=SLUG, tool_output_token_limit=N, history=true, mcp=true), claude-code
+(Claude Code, budget threshold in characters; --param tool=Bash|Grep|Read|mcp|
+other, content=string|array, mcp=error|truncate, MAX_MCP_OUTPUT_TOKENS=N).
+--budget sets the policy's budget in its own unit, as --param under its own
+name does (limit=N, threshold=N); without it a dsh policy is off (status
+"disabled"), as an omitted dsh setting disables dsh's policy, while codex
+takes its model's catalogue limit and claude-code its shipped 50000.
+--estimator: dsh-meter, o200k_base, cl100k_base or bytes4 (default: the
+route's).
 
 --spill-path is the locator the notice names and --spill-hint the spill
 backend's retrieval hint (default: dsh-spill-local's). With --spill-dir,
@@ -182,15 +189,26 @@ func runRetain(env Env, args []string) int {
 	}
 	info := pol.Info()
 	var budgetPtr *int64
-	if bud.set {
+	if _, given := params[info.Budget]; given {
+		// The budget under the harness's own name (codex limit=N,
+		// claude-code threshold=N) is the same setting as --budget.
+		if bud.set {
+			return fail(exitUsage, "--budget and --param %s both give the budget; give one", info.Budget)
+		}
+		s, err := info.Resolve(retention.Params(params))
+		if err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+		delete(params, info.Budget)
+		if n, on := s.Budget(); on {
+			budgetPtr = &n
+		}
+	} else if bud.set {
 		n, err := parseBudget(bud.raw)
 		if err != nil {
 			return fail(exitUsage, "%v", err)
 		}
 		budgetPtr = &n
-	}
-	if _, given := params[info.Budget]; given {
-		return fail(exitUsage, "--param %s: give the budget with --budget", info.Budget)
 	}
 	opts := retention.Options{Policy: info.Name, Budget: budgetPtr, Params: retention.Params(params), Estimator: *estimator, ToolName: *tool, SpillPath: *spillPath, SpillHint: *spillHint}
 	if _, _, err := opts.Settings(budgetPtr); err != nil {

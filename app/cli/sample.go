@@ -14,6 +14,7 @@ import (
 const sampleUsage = `usage: spillscope sample --out DIR [--seed N] [--scale N] [--screenshot-bytes SIZE]
        spillscope sample --out DIR --bench-bytes SIZE [--replicate DIR] [--seed N]
        spillscope sample --out DIR --hostile [--sessions N] [--huge-line-bytes SIZE] [--sparse-bytes SIZE] [--images N] [--seed N]
+       spillscope sample --out DIR --sessions N --results M [--seed N]
 
 Writes invented agent sessions (Claude Code, Codex CLI, Gemini CLI and
 spillscope's own spill layout, with large results, screenshots, signed and
@@ -37,6 +38,11 @@ of 200 images; two 50 MB single lines; a 2 GB sparse spill file; and, with
 value it planted (none may reach the screen unless revealed). --huge-line-bytes
 0 and --sparse-bytes 0 leave those parts out.
 
+With --sessions and --results it writes an index of that shape instead: N
+Claude Code sessions holding M small tool results between them (some
+subagents and spill notices), for measuring the window's lists at scale
+(e.g. --sessions 10000 --results 100000).
+
 Flags:
 `
 
@@ -51,7 +57,8 @@ func runSample(env Env, args []string) int {
 	benchBytes := fs.String("bench-bytes", "", "build a benchmark corpus of about this size (e.g. 1GB) instead of the sample")
 	replicate := fs.String("replicate", "", "folder of Claude Code projects to replicate into the benchmark corpus")
 	hostileMode := fs.Bool("hostile", false, "write the hostile corpus instead of the sample")
-	sessionsN := fs.Int("sessions", 0, "with --hostile: add this many small sessions (e.g. 10000)")
+	sessionsN := fs.Int("sessions", 0, "with --hostile: add this many small sessions (e.g. 10000); with --results: write this many sessions")
+	shapeResults := fs.Int("results", 0, "write --sessions sessions holding this many tool results between them, instead of the sample")
 	hugeLine := fs.String("huge-line-bytes", "50MB", "with --hostile: size of each huge single-line result (0 for none)")
 	sparse := fs.String("sparse-bytes", "2GB", "with --hostile: size of the sparse spill file (0 for none)")
 	images := fs.Int("images", samplegen.DefaultHostileImages, "with --hostile: images in the many-images result")
@@ -133,13 +140,24 @@ func runSample(env Env, args []string) int {
 		var misplaced string
 		fs.Visit(func(f *flag.Flag) {
 			switch f.Name {
-			case "sessions", "huge-line-bytes", "sparse-bytes", "images":
+			case "huge-line-bytes", "sparse-bytes", "images":
 				misplaced = f.Name
 			}
 		})
 		if misplaced != "" {
 			return usageErr("--%s applies to --hostile", misplaced)
 		}
+	}
+	shape := !*hostileMode && (*sessionsN != 0 || *shapeResults != 0)
+	if shape {
+		if *benchBytes != "" || *scale != 1 || *shot != "" {
+			return usageErr("--sessions and --results make their own corpus; drop --bench-bytes, --scale and --screenshot-bytes")
+		}
+		if *sessionsN < 1 || *shapeResults < *sessionsN {
+			return usageErr("--sessions %d --results %d: want at least 1 session and at least as many results as sessions", *sessionsN, *shapeResults)
+		}
+	} else if *hostileMode && *shapeResults != 0 {
+		return usageErr("--results applies to --sessions without --hostile")
 	}
 	// Check before anything is written, so a refusal leaves no trace.
 	if entries, err := os.ReadDir(*out); err == nil && len(entries) > 0 {
@@ -160,7 +178,13 @@ func runSample(env Env, args []string) int {
 		return exitOK
 	}
 	var m samplegen.Manifest
-	if target > 0 {
+	if shape {
+		m, err = samplegen.GenerateShape(*out, samplegen.ShapeOptions{Sessions: *sessionsN, Results: *shapeResults, Seed: *seed})
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "spillscope sample: %v\n", err)
+			return exitFail
+		}
+	} else if target > 0 {
 		opts := samplegen.BenchOptions{TargetBytes: target, ReplicateFrom: *replicate, Seed: *seed, ScreenshotBytes: shotBytes}
 		if env.StderrIsTerminal {
 			start := time.Now()

@@ -2,7 +2,7 @@
 // app in their own process groups and always stops them by group, also when
 // a test fails or the runner is interrupted.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -164,4 +164,19 @@ export async function openApp(env, { viewport = { width: 1440, height: 900 }, wa
   // The bindings arrive after the page script; wait until Go answers.
   if (waitBindings) await waitFor(() => page.evaluate(() => !!window.go?.app?.Sessions), 'the Go bindings', 30000);
   return { app, base, browser, page };
+}
+
+/**
+ * noCJKFonts writes a fontconfig file that offers DejaVu alone (no CJK font),
+ * for control runs that must see Chinese drawn as boxes: set FONTCONFIG_FILE
+ * to the path it returns.
+ */
+export function noCJKFonts() {
+  const dir = mkdtempSync(join(tmpdir(), 'spillscope-fonts-'));
+  const file = join(dir, 'fonts.conf');
+  writeFileSync(
+    file,
+    `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>/usr/share/fonts/truetype/dejavu</dir>\n  <cachedir>${dir}/cache</cachedir>\n</fontconfig>\n`,
+  );
+  return file;
 }

@@ -118,7 +118,7 @@ describe('hostile corpus: no credential on screen unasked', { skip: skipReason |
     await waitFor(async () => (await page.getByTestId('projection').getAttribute('aria-busy').catch(() => null)) === 'false', 'the projection', 60000);
     const spill = page.getByTestId('spill-file');
     if (await spill.count()) {
-      await waitFor(async () => ['ready', 'missing', 'error'].includes(await spill.getAttribute('data-state')), 'the spill pane', 60000);
+      await waitFor(async () => ['ready', 'missing', 'outside', 'unreadable', 'error'].includes(await spill.getAttribute('data-state')), 'the spill pane', 60000);
     }
   }
 

@@ -49,7 +49,7 @@ describe('ranking before and after the token phase', { skip: skipReason ? `setup
   const sorted = (rows) => rows.every((r, i) => i === 0 || rows[i - 1].tokens >= r.tokens);
 
   test('approximate figures first, marked ≈, then exact ones after "Index now"', async () => {
-    await page.getByTestId('nav-sessions').click();
+    // A new user opens on the largest results.
     await page.getByTestId('largest-row').first().waitFor({ timeout: 20000 });
     const approx = await rowsOf();
     assert.ok(approx.length > 0);
@@ -57,7 +57,7 @@ describe('ranking before and after the token phase', { skip: skipReason ? `setup
     assert.ok(approx.every((r) => r.text.includes('≈')), 'approximate figures are marked ≈');
     assert.ok(sorted(approx), `sorted by the approximation: ${approx.map((r) => r.tokens)}`);
     // The Go side agrees: nothing counted yet.
-    const counted = await page.evaluate(async () => (await window.go.app.Sessions.Largest(50)).filter((r) => r.tokensExact).length);
+    const counted = await page.evaluate(async () => (await window.go.app.Sessions.Largest({ offset: 0, limit: 1000 })).rows.filter((r) => r.tokensExact).length);
     assert.equal(counted, 0);
 
     await page.mouse.move(5, 5); // off the list: it must be free to reorder
@@ -67,7 +67,7 @@ describe('ranking before and after the token phase', { skip: skipReason ? `setup
     const exact = await rowsOf();
     assert.ok(sorted(exact), `sorted by the exact count: ${exact.map((r) => r.tokens)}`);
     assert.ok(exact.every((r) => !r.text.includes('≈')), 'no ≈ once counted');
-    const fromGo = await page.evaluate(async (n) => (await window.go.app.Sessions.Largest(n)).map((r) => [r.id, r.tokens, r.estimatedTokens]), exact.length);
+    const fromGo = await page.evaluate(async (n) => (await window.go.app.Sessions.Largest({ offset: 0, limit: n })).rows.map((r) => [r.id, r.tokens, r.estimatedTokens]), exact.length);
     assert.deepEqual(exact.map((r) => [r.id, r.tokens, r.tokens]), fromGo, 'the list shows what Go ranks, exact counts');
     const changed = approx.filter((a) => exact.find((e) => e.id === a.id)?.tokens !== a.tokens).length;
     assert.ok(changed > 0, 'the exact counts replaced the approximations');

@@ -91,7 +91,7 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
   });
 
   test('finds tool results by their words, never by a credential value', async () => {
-    await page.getByTestId('nav-sessions').click();
+    await page.getByTestId('nav-search').click();
     const box = page.getByTestId('result-search-input');
     await box.fill('panic recovered');
     await page.getByTestId('result-search-go').click();
@@ -105,11 +105,13 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
     await page.getByTestId('search-open').first().click();
     await page.getByTestId('result-view').waitFor({ timeout: 20000 });
     assert.match(await page.getByTestId('result-view').textContent(), /panic recovered/);
+    await page.getByTestId('result-back').click();
+    await page.getByTestId('search-row').first().waitFor();
     await page.getByTestId('nav-sessions').click();
   });
 
   test('ranks tool results by tokens: largest list, session order, search order', async () => {
-    await page.getByTestId('nav-sessions').click();
+    await page.getByTestId('nav-largest').click();
     const tokensOf = (testid) => page.getByTestId(testid).evaluateAll((els) => els.map((el) => Number(el.dataset.tokens)));
     const nonIncreasing = (xs) => xs.every((x, i) => i === 0 || xs[i - 1] >= x);
     // Indexing finished (the first test waited for it), so every figure is the exact count.
@@ -122,34 +124,36 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
     // Cross-check with every session's results, read through the bindings.
     const all = await page.evaluate(async () => {
       const out = [];
-      for (const s of await window.go.app.Sessions.List({ harness: '', search: '', order: '', limit: 0, offset: 0 })) {
-        for (const r of (await window.go.app.Sessions.Results(s.id)) ?? []) out.push({ id: r.id, tokens: r.tokens, est: r.estimatedTokens });
+      for (const s of (await window.go.app.Sessions.List({ harness: '', search: '', order: '', limit: 1000, offset: 0 })).rows) {
+        const page = await window.go.app.Sessions.Results({ sessionId: s.id, order: '', onlyNotices: false, offset: 0, limit: 1000 });
+        for (const r of page.rows) out.push({ id: r.id, tokens: r.tokens, est: r.estimatedTokens });
       }
       return out;
     });
     assert.ok(all.every((r) => r.tokens === r.est), 'ranking figures are the exact counts');
     const want = all.map((r) => r.tokens).sort((a, b) => b - a).slice(0, top.length);
     assert.deepEqual(top.map((r) => r.tokens), want, 'the largest list is the top of every result');
-    if (all.length > top.length) {
-      await page.getByTestId('largest-more').click();
-      await waitFor(async () => (await page.getByTestId('largest-row').count()) > top.length, 'a longer list', 10000);
-    }
-
-    // Sessions by tokens.
-    await page.getByTestId('session-order').selectOption('tokens');
-    await waitFor(async () => nonIncreasing(await tokensOf('session-tokens')), 'sessions sorted by tokens', 10000);
-    await page.getByTestId('largest').scrollIntoViewIfNeeded();
-    await shot('sessions-ranked');
+    // The list counts every result and reaches the last one.
+    assert.equal(await page.getByTestId('largest-table').getAttribute('data-total'), String(all.length));
+    await page.getByTestId('largest-table').evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await waitFor(async () => (await page.locator(`[data-testid=largest-row][data-index="${all.length - 1}"]`).count()) === 1, 'the last result', 10000);
+    await shot('largest');
     await page.getByTestId('lang-zh').click();
     await page.getByText('最大的工具结果').waitFor({ timeout: 10000 });
-    await page.getByTestId('largest').scrollIntoViewIfNeeded();
-    await shot('sessions-ranked-zh');
+    await shot('largest-zh');
     await page.getByTestId('lang-en').click();
     await page.getByText('Largest tool results').waitFor({ timeout: 10000 });
+
+    // Sessions by tokens.
+    await page.getByTestId('nav-sessions').click();
+    await page.getByTestId('session-order').selectOption('tokens');
+    await waitFor(async () => nonIncreasing(await tokensOf('session-tokens')), 'sessions sorted by tokens', 10000);
+    await shot('sessions-ranked');
     const firstSession = await page.getByTestId('session-row').first().getAttribute('data-session-id');
     await page.getByTestId('session-order').selectOption('');
 
     // Search by tokens.
+    await page.getByTestId('nav-search').click();
     await page.getByTestId('result-search-input').fill('the');
     await page.getByTestId('result-search-go').click();
     await page.getByTestId('search-row').first().waitFor({ timeout: 20000 });
@@ -161,16 +165,25 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
     await page.getByTestId('result-search-order').selectOption('');
 
     // A session's results by tokens, then the biggest one opens.
+    await page.getByTestId('nav-sessions').click();
     await page.locator(`[data-testid=session-row][data-session-id="${firstSession}"] [data-testid=session-open]`).click();
     await page.getByTestId('result-row').first().waitFor({ timeout: 20000 });
     await page.getByTestId('result-order').selectOption('tokens');
-    const inSession = await tokensOf('result-tokens');
-    assert.ok(inSession.length > 0 && nonIncreasing(inSession), `session results sorted: ${inSession}`);
-    await page.getByTestId('nav-sessions').click();
+    await waitFor(async () => {
+      const xs = await tokensOf('result-tokens');
+      return xs.length > 0 && nonIncreasing(xs);
+    }, 'session results sorted by tokens', 10000);
+    await page.getByTestId('result-order').selectOption('');
+    await page.getByTestId('nav-largest').click();
+    await page.getByTestId('largest-table').evaluate((el) => (el.scrollTop = 0));
     await page.getByTestId('largest-open').first().click();
     await page.getByTestId('result-view').waitFor({ timeout: 20000 });
     await shot('largest-opened');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('largest-table').waitFor();
     await page.getByTestId('nav-sessions').click();
+    await page.getByTestId('nav-sessions').click();
+    await page.getByTestId('session-row').first().waitFor();
   });
 
   test('opens a session and a result, and re-runs it at another budget', async () => {

@@ -7,13 +7,21 @@ import * as RetentionSvc from '../wailsjs/go/app/Retention';
 import * as LinksSvc from '../wailsjs/go/app/Links';
 import { ClipboardSetText } from '../wailsjs/runtime/runtime';
 import { app } from '../wailsjs/go/models';
+import type { Params } from '../i18n';
 
 export type AppInfo = app.Info;
 export type Root = app.Root;
 export type Settings = app.Settings;
 export type SessionRow = app.SessionRow;
 export type SessionQuery = app.SessionQuery;
+export type SessionPage = app.SessionPage;
 export type ResultRow = app.ResultRow;
+export type ResultPage = app.ResultPage;
+export type ResultsQuery = app.ResultsQuery;
+export type LinkPage = app.LinkPage;
+export type Defaults = app.Defaults;
+export type Place = app.Place;
+export type RootsView = app.RootsView;
 export type ResultDetail = app.ResultDetail;
 export type BlockView = app.BlockView;
 export type RouteInfo = app.RouteInfo;
@@ -30,13 +38,30 @@ export type FileSlice = app.FileSlice;
 export type MaskSpan = app.MaskSpan;
 export type Snippet = app.Snippet;
 
-/** Bridge is everything the stores need from Go; unit tests pass their own. */
+/** SearchPageQuery is one page of a full-text search. */
+export interface SearchPageQuery {
+  query: string;
+  /** order is "" (relevance), "tokens" or "source". */
+  order: string;
+  offset: number;
+  limit: number;
+}
+
+/** Bridge is everything the stores need from Go; unit tests pass their own. Lists come a page at a time with the whole list's counts. */
 export interface Bridge {
   info(): Promise<AppInfo>;
   getSettings(): Promise<Settings>;
   setLanguage(lang: string): Promise<Settings>;
-  listSessions(q: Partial<SessionQuery>): Promise<SessionRow[]>;
-  sessionResults(sessionId: number): Promise<ResultRow[]>;
+  roots(): Promise<RootsView>;
+  addRoot(path: string): Promise<Settings>;
+  removeRoot(path: string): Promise<Settings>;
+  /** chooseRoot opens the folder dialog; "" when the user cancelled. */
+  chooseRoot(title: string): Promise<string>;
+  setDefaults(d: Defaults): Promise<Settings>;
+  setPlace(p: Place): Promise<Settings>;
+  listSessions(q: Partial<SessionQuery>): Promise<SessionPage>;
+  session(id: number): Promise<SessionRow>;
+  sessionResults(q: Partial<ResultsQuery>): Promise<ResultPage>;
   /** result reads one result back; reveal shows its credential values (asked for by the user, never remembered). */
   result(id: number, reveal?: boolean): Promise<ResultDetail>;
   diagnostics(limit: number): Promise<Diagnostic[]>;
@@ -44,37 +69,44 @@ export interface Bridge {
   indexStatus(): Promise<IndexStatus>;
   /** spillFile reads a page of an indexed result's spill file: Go picks the file and says whether it may be opened (slice.state); credential values are masked unless reveal. */
   spillFile(resultId: number, offset: number, limit: number, reveal?: boolean): Promise<FileSlice>;
-  /** searchResults orders by "" (relevance), "tokens" or "source". */
-  searchResults(query: string, order: string): Promise<ResultRow[]>;
+  searchResults(q: SearchPageQuery): Promise<ResultPage>;
   /** snippets reads a few masked words around the query in each result. */
   snippets(query: string, ids: number[]): Promise<Snippet[]>;
   /** largest lists the results that cost the most tokens across the index. */
-  largest(limit: number): Promise<ResultRow[]>;
+  largest(offset: number, limit: number): Promise<ResultPage>;
   routes(): Promise<RouteInfo[]>;
   /** policies declares the retention policies (name, budget parameter, unit, shipped budget). */
   policies(): Promise<PolicyInfo[]>;
   retain(req: Partial<RetainRequest>): Promise<Projection>;
   sweep(req: Partial<SweepRequest>): Promise<SweepRow[]>;
-  listLinks(q: Partial<LinkQuery>): Promise<LinkRow[]>;
+  listLinks(q: Partial<LinkQuery>): Promise<LinkPage>;
   checkLink(uri: string): Promise<LinkRow>;
   /** copyText puts text on the clipboard (what the pane shows: masked unless revealed). */
   copyText(text: string): Promise<void>;
 }
 
-export const bridge: Bridge = {
+const direct: Bridge = {
   info: () => AppSvc.Info(),
   getSettings: () => AppSvc.GetSettings(),
   setLanguage: (lang) => AppSvc.SetLanguage(lang),
+  roots: () => AppSvc.Roots(),
+  addRoot: (path) => AppSvc.AddRoot(path),
+  removeRoot: (path) => AppSvc.RemoveRoot(path),
+  chooseRoot: (title) => AppSvc.ChooseRoot(title),
+  setDefaults: (d) => AppSvc.SetDefaults(app.Defaults.createFrom(d)),
+  setPlace: (p) => AppSvc.SetPlace(app.Place.createFrom(p)),
   listSessions: (q) => SessionsSvc.List(app.SessionQuery.createFrom({ harness: '', search: '', order: '', limit: 0, offset: 0, ...q })),
-  sessionResults: (id) => SessionsSvc.Results(id),
+  session: (id) => SessionsSvc.Session(id),
+  sessionResults: (q) =>
+    SessionsSvc.Results(app.ResultsQuery.createFrom({ sessionId: 0, order: '', onlyNotices: false, offset: 0, limit: 0, ...q })),
   result: (id, reveal) => SessionsSvc.Result(app.ResultQuery.createFrom({ id, reveal: !!reveal })),
   diagnostics: (limit) => SessionsSvc.Diagnostics(limit),
   startIndex: () => SessionsSvc.Index(),
   indexStatus: () => SessionsSvc.Status(),
   spillFile: (resultId, offset, limit, reveal) => SessionsSvc.SpillFile(app.SpillQuery.createFrom({ resultId, offset, limit, reveal: !!reveal })),
-  searchResults: (query, order) => SessionsSvc.Search(app.SearchQuery.createFrom({ query, order })),
+  searchResults: (q) => SessionsSvc.Search(app.SearchQuery.createFrom(q)),
   snippets: (query, ids) => SessionsSvc.Snippets(app.SnippetQuery.createFrom({ query, ids })),
-  largest: (limit) => SessionsSvc.Largest(limit),
+  largest: (offset, limit) => SessionsSvc.Largest(app.PageQuery.createFrom({ offset, limit })),
   routes: () => RetentionSvc.Routes(),
   policies: () => RetentionSvc.Policies(),
   retain: (req) =>
@@ -100,8 +132,73 @@ export const bridge: Bridge = {
   },
 };
 
+let goReady: Promise<void> | null = null;
+
+/**
+ * ready resolves once Wails has put the Go bindings on window.go. In a
+ * browser on the dev server they arrive after the page script has started,
+ * so a screen's first calls (settings, the first page of a list) wait for
+ * them instead of failing; after 15 s the call goes ahead and fails as it
+ * would.
+ */
+function ready(): Promise<void> {
+  const has = () => !!(globalThis as { go?: { app?: unknown } }).go?.app;
+  if (has()) return Promise.resolve();
+  goReady ??= new Promise((resolve) => {
+    const start = Date.now();
+    const tick = () => (has() || Date.now() - start > 15000 ? resolve() : setTimeout(tick, 20));
+    tick();
+  });
+  return goReady;
+}
+
+function whenReady(b: Bridge): Bridge {
+  const out = {} as Record<string, unknown>;
+  for (const [name, f] of Object.entries(b) as [string, (...a: unknown[]) => Promise<unknown>][]) {
+    out[name] = (...args: unknown[]) => ready().then(() => f(...args));
+  }
+  return out as unknown as Bridge;
+}
+
+/** bridge is what the app uses: every call waits for the bindings first. */
+export const bridge: Bridge = whenReady(direct);
+
+/**
+ * BridgeError is a failed call as Go reports it (app.Error): a stable code
+ * and its params, which screens translate, and the detail underneath for
+ * the log and the Details box.
+ */
+export interface BridgeError {
+  code: string;
+  params: Params;
+  detail: string;
+}
+
+function isCoded(v: unknown): v is { code: string; params?: Params | null; detail?: string } {
+  return !!v && typeof v === 'object' && typeof (v as { code?: unknown }).code === 'string';
+}
+
+/**
+ * bridgeError reads a rejected call: Go's {code, params, detail} object, the
+ * same as JSON text (a message passed along as a string), or anything else
+ * (a Wails timeout, a JavaScript error) as code "failed" with its text.
+ */
+export function bridgeError(e: unknown): BridgeError {
+  let v: unknown = e instanceof Error ? e.message : e;
+  if (typeof v === 'string' && v.startsWith('{')) {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      /* plain text */
+    }
+  }
+  if (isCoded(v)) return { code: v.code, params: v.params ?? {}, detail: v.detail ?? '' };
+  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  return { code: 'failed', params: {}, detail: text ?? String(e) };
+}
+
 /** errorText turns a rejected binding call into text for the log, never for HTML. */
 export function errorText(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  return typeof e === 'string' ? e : JSON.stringify(e);
+  const b = bridgeError(e);
+  return b.detail || b.code;
 }

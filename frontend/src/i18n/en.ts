@@ -6,8 +6,9 @@ export const en = {
     tagline: 'How your agents’ oversized tool results were retained',
   },
   nav: {
-    overview: 'Overview',
+    largest: 'Largest results',
     sessions: 'Sessions',
+    search: 'Search',
     sweep: 'Budget sweep',
     links: 'Links',
     playground: 'Playground',
@@ -18,18 +19,45 @@ export const en = {
     en: 'English',
     zh: '中文',
   },
-  overview: {
-    title: 'Overview',
+  settings: {
+    title: 'Settings',
+    about: 'About',
+    aboutLine: 'Spillscope {version} · {platform}',
     version: 'Version',
     platform: 'Platform',
     dataDir: 'Index location',
+    configDir: 'Settings file',
     roots: 'Session folders',
-    rootsHint: 'Spillscope reads these folders and never writes into them.',
+    rootsHint: 'Spillscope reads these folders and never writes into them. Run “Index now” after a change.',
+    indexed: 'Indexed now',
+    chosen: 'Chosen here',
+    noneChosen: 'None chosen: each harness’s usual places are indexed.',
+    defaultRoots: 'Each harness’s usual place',
+    fromEnv: 'SPILLSCOPE_ROOTS names the folders for this run; the folders chosen here apply when it is not set.',
+    add: 'Add',
+    addLabel: 'Folder to add',
+    addPlaceholder: '/path/to/sessions or ~/…',
+    choose: 'Choose folder…',
+    chooseTitle: 'Add a session folder',
+    remove: 'Remove',
     exists: 'found',
     missing: 'not found',
     harness: 'Harness',
     path: 'Path',
     status: 'Status',
+    any: 'any',
+    defaults: 'Re-run defaults',
+    defaultsHint: 'What a re-run starts with. The window also remembers the last budget, session and result, and opens there.',
+    budget: 'Budget',
+    route: 'Route for pasted results',
+    routeAuto: 'the core’s default',
+    estimator: 'Text estimator',
+    estimatorAuto: 'the route’s own',
+    readTools: 'Read-tool names',
+    readToolsHint: 'Comma-separated. Their results pass through whole, as the host’s read tool’s do. Empty: {names}.',
+    save: 'Save defaults',
+    savedNote: 'Saved.',
+    language: 'Language',
   },
   empty: {
     sessionsTitle: 'No sessions indexed yet',
@@ -40,12 +68,45 @@ export const en = {
     linksTitle: 'No links yet',
     linksBody: 'Links found in indexed tool results appear here, with the reason any were redacted.',
     results: 'This session recorded no tool results.',
+    resultsFiltered: 'No tool result of this session holds a spill notice.',
   },
   errors: {
     loadFailed: 'Could not load data from the app.',
     retry: 'Retry',
     notWired: 'This part of the app is not available in this build yet.',
     detail: 'Details',
+    // What Go's bound methods report, by code (app/errors.go); {name} are its params.
+    codes: {
+      failed: 'Something went wrong in the app.',
+      'not-found': 'That is no longer in the index (it changed since this screen loaded).',
+      'result-gone': 'The session file changed since it was indexed, so this result cannot be read back. Index again.',
+      'data-dir': 'There is no usable folder for the index.',
+      'db-inside-root': 'The index would be written inside a session folder; Spillscope never writes there.',
+      'budget-invalid': 'That budget is not a whole, non-negative number of tokens.',
+      'input-not-result': 'That is not a tool result.',
+      'encoding-unknown': 'Unknown text estimator.',
+      'options-invalid': 'The re-run’s options are not valid.',
+      'route-unknown': 'Unknown pricing route.',
+      'route-unpriced': 'That route has no published image pricing.',
+      'order-unknown': 'This list has no order “{order}” (it has {want}).',
+      'session-id-invalid': 'Session id {id} is not valid.',
+      'page-invalid': 'A page of {limit} rows from row {offset} cannot be read (at most {max} rows at a time).',
+      'search-empty': 'Type a word to search for.',
+      'search-too-long': 'The search is {bytes} bytes; at most {max} are accepted.',
+      'read-range-invalid': 'Cannot read {limit} bytes from offset {offset}.',
+      'file-not-indexed': 'No indexed result names {path}, so it is not read.',
+      'uri-too-long': 'The URI is {bytes} bytes; at most {max} are checked.',
+      'retain-no-input': 'Give an indexed result or paste a tool result.',
+      'json-too-long': 'The pasted JSON is {bytes} bytes; at most {max} are accepted.',
+      'budgets-none': 'Give at least one budget.',
+      'budgets-too-many': '{n} budgets are more than {max}.',
+      'language-unsupported': 'Language “{lang}” is not available (English or Chinese).',
+      'settings-unreadable': 'The settings file {path} could not be read; the defaults are used.',
+      'settings-unsaved': 'The settings could not be saved to {path}.',
+      'root-not-absolute': '“{path}” is not a full path (start with / or ~).',
+      'root-not-folder': '{path} is not a folder on this machine.',
+      'dialog-failed': 'The folder dialog could not be opened.',
+    },
   },
   common: {
     loading: 'Loading…',
@@ -119,7 +180,7 @@ export const en = {
   largest: {
     title: 'Largest tool results',
     hint: 'What cost the most context across every indexed session. Figures marked ≈ are approximate until the token phase counts them; the list reorders itself as it does.',
-    more: 'Show {n}',
+    count: '{n} tool results',
     none: 'No tool results are indexed yet.',
     tool: 'Tool',
     project: 'Project',
@@ -132,6 +193,7 @@ export const en = {
     title: 'Search inside tool results',
     placeholder: 'Words from a tool result (credential-bearing URLs are redacted before indexing)',
     go: 'Search',
+    intro: 'Every word must appear in the result’s text, matched whole. Results are listed whole: scroll to reach every match.',
     none: 'No tool result holds all of these words.',
     count: '{n} matching tool results',
     order: 'Order',
@@ -144,6 +206,7 @@ export const en = {
     size: 'Text',
     notice: 'Spill notice',
     where: 'Source',
+    snippet: 'Match',
     snippetHint: 'Words around the match, read from the session file; credential values are masked.',
   },
   session: {
@@ -407,3 +470,22 @@ type Widen<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Widen
 
 /** Messages is the shape every language must fill in. */
 export type Messages = Widen<typeof en>;
+
+// Placeholders at the type level: a translation must keep every {name} its
+// English template fills (fill's placeholderPattern: a word between braces),
+// so a dropped or misspelt placeholder fails the build, not the screen.
+type WordChar =
+  | 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i' | 'j' | 'k' | 'l' | 'm' | 'n' | 'o' | 'p' | 'q' | 'r' | 's' | 't' | 'u' | 'v' | 'w' | 'x' | 'y' | 'z'
+  | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I' | 'J' | 'K' | 'L' | 'M' | 'N' | 'O' | 'P' | 'Q' | 'R' | 'S' | 'T' | 'U' | 'V' | 'W' | 'X' | 'Y' | 'Z'
+  | '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | '_';
+type IsWord<S extends string> = S extends '' ? true : S extends `${WordChar}${infer R}` ? IsWord<R> : false;
+/** Holes is the union of the placeholder names in a template literal type. */
+export type Holes<S extends string> = S extends `${string}{${infer P}}${infer R}`
+  ? (P extends '' ? never : IsWord<P> extends true ? P : never) | Holes<R>
+  : never;
+type Pattern<P> = P extends string ? `${string}{${P}}${string}` : never;
+type Intersect<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+/** Holding is a string that holds every placeholder of S. */
+export type Holding<S extends string> = [Holes<S>] extends [never] ? string : Intersect<Pattern<Holes<S>>>;
+/** Localized is a catalogue with the shape of T whose templates keep T's placeholders. */
+export type Localized<T> = { [K in keyof T]: T[K] extends string ? Holding<T[K]> : Localized<T[K]> };

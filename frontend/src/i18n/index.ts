@@ -29,9 +29,45 @@ export const locale = writable<Lang>('en');
 /** t is the current catalogue, used as $t.nav.sessions in components. */
 export const t = derived(locale, (l) => catalogues[l]);
 
+/** Params are the values a template is filled with; they are text, never markup. */
+export type Params = Record<string, string | number | boolean>;
+
+/** placeholderPattern finds a template's placeholders: {name}, a word between braces. */
+export const placeholderPattern = /\{(\w+)\}/g;
+
 /** fill puts values into a catalogue template ("{n} sessions"); values are text, never markup. */
-export function fill(template: string, vars: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
+export function fill(template: string, vars: Params): string {
+  return template.replace(placeholderPattern, (m, k: string) => (k in vars ? String(vars[k]) : m));
+}
+
+/** placeholders lists the names a template fills, in order, each once. */
+export function placeholders(template: string): string[] {
+  return [...new Set(Array.from(template.matchAll(placeholderPattern), (m) => m[1]))];
+}
+
+/**
+ * Coded is what Go sends where a screen shows a sentence: a stable code and
+ * its parameters (the app's bound errors, the indexer's diagnostics). The
+ * screen translates it with translate, so both languages read it.
+ */
+export interface Coded {
+  code: string;
+  params?: Params | null;
+}
+
+/**
+ * translate renders a coded message with the template its section holds for
+ * the code (e.g. translate($t.errors.codes, err)). An unknown code is shown
+ * as itself with its parameters, so a new code is never silently hidden.
+ */
+export function translate(section: Record<string, unknown>, c: Coded): string {
+  const params = c.params ?? {};
+  const v = section[c.code] ?? section[c.code.replace(/-/g, '_')];
+  if (typeof v === 'string') return fill(v, params);
+  const rest = Object.entries(params)
+    .map(([k, x]) => `${k}=${String(x)}`)
+    .join(', ');
+  return rest ? `${c.code} (${rest})` : c.code;
 }
 
 /** pick looks up a code (a status, a reason) in a catalogue section; unknown codes come back as themselves so nothing is hidden. */

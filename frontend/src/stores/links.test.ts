@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { get } from 'svelte/store';
 import { createLinksStore, isHidden } from './links';
-import { fakeBridge } from '../test/fakeBridge';
-import type { LinkRow } from '../bridge';
+import { fakeBridge, page } from '../test/fakeBridge';
+import type { LinkPage, LinkQuery, LinkRow } from '../bridge';
 
 beforeEach(() => vi.spyOn(console, 'error').mockImplementation(() => {}));
 afterEach(() => vi.restoreAllMocks());
@@ -13,16 +13,21 @@ const link = (over: Partial<LinkRow>): LinkRow => ({
 });
 
 describe('links store', () => {
-  it('loads links and filters to hidden ones through Go', async () => {
-    const listLinks = vi.fn((q: { onlyHidden?: boolean }) => Promise.resolve(q.onlyHidden ? [link({})] : [link({}), link({ shown: 'line', reason: '' })]));
-    const s = createLinksStore(fakeBridge({ listLinks: listLinks as never }));
+  it('loads links a page at a time, with the whole list’s counts, and filters to flagged ones through Go', async () => {
+    const all = [link({}), link({ shown: 'line', reason: '' }), link({ shown: 'text', inText: true, reason: '' })];
+    const listLinks = vi.fn((q: Partial<LinkQuery>) => {
+      const rows = q.onlyHidden ? all.filter((l) => l.reason) : all;
+      return Promise.resolve({ ...page(rows, q.offset ?? 0, q.limit ?? 0), hidden: 1, inText: q.onlyHidden ? 0 : 1 } as LinkPage);
+    });
+    const s = createLinksStore(fakeBridge({ listLinks }), { pageSize: 2 });
     await s.load();
-    expect(listLinks).toHaveBeenLastCalledWith(expect.objectContaining({ onlyHidden: false }));
-    expect(get(s).rows.state === 'ready' && get(s).rows).toBeTruthy();
+    expect(listLinks).toHaveBeenLastCalledWith({ onlyHidden: false, offset: 0, limit: 2 });
+    expect(get(s.rows)).toMatchObject({ total: 3, last: { total: 3, hidden: 1, inText: 1 } });
+    s.rows.view(2, 2);
+    await vi.waitFor(() => expect(s.rows.row(2)?.inText).toBe(true));
     await s.setOnlyHidden(true);
-    expect(listLinks).toHaveBeenLastCalledWith(expect.objectContaining({ onlyHidden: true }));
-    const rows = get(s).rows;
-    expect(rows.state === 'ready' ? rows.value.length : -1).toBe(1);
+    expect(listLinks).toHaveBeenLastCalledWith({ onlyHidden: true, offset: 0, limit: 2 });
+    expect(get(s.rows).total).toBe(1);
   });
 
   it('tells hidden from shown links', () => {
@@ -55,8 +60,8 @@ describe('links store', () => {
       fakeBridge({ listLinks: () => Promise.reject(new Error('no index')), checkLink: () => Promise.reject(new Error('too long')) }),
     );
     await s.load();
-    expect(get(s).rows).toEqual({ state: 'error', error: { message: 'no index', notWired: false } });
+    expect(get(s.rows).error).toMatchObject({ code: 'failed', message: 'no index', notWired: false });
     await s.check('x');
-    expect(get(s).check).toEqual({ state: 'error', error: { message: 'too long', notWired: false } });
+    expect(get(s).check).toMatchObject({ state: 'error', error: { code: 'failed', message: 'too long' } });
   });
 });

@@ -1,7 +1,7 @@
 import { get, writable, type Readable } from 'svelte/store';
-import type { Bridge, LinkRow } from '../bridge';
+import type { Bridge, LinkPage, LinkRow } from '../bridge';
 import { failure, type Failure } from './common';
-import type { List } from './sessions';
+import { createPagedList, type PagedList, type PagedOptions } from './paged';
 
 export type CheckState =
   | { state: 'idle' }
@@ -11,46 +11,36 @@ export type CheckState =
 
 export interface LinksState {
   onlyHidden: boolean;
-  rows: List<LinkRow[]>;
   check: CheckState;
 }
 
 export interface LinksStore extends Readable<LinksState> {
+  /** rows are the links, hidden ones first, a page at a time; the page's counts cover the whole list. */
+  readonly rows: PagedList<LinkRow, LinkPage>;
+  /** load starts the list over (from the first page). */
   load(): Promise<void>;
   setOnlyHidden(v: boolean): Promise<void>;
   /** check classifies a URI the user typed; the store keeps only Go's verdict, not the URI. */
   check(uri: string): Promise<void>;
 }
 
-/** LINK_LIMIT bounds one page of the links list. */
-export const LINK_LIMIT = 2000;
-
 /** isHidden: a link whose URI did not reach the model. */
 export function isHidden(r: LinkRow): boolean {
   return r.shown === 'stub' || r.shown === 'marker';
 }
 
-export function createLinksStore(b: Bridge): LinksStore {
-  const store = writable<LinksState>({ onlyHidden: false, rows: { state: 'idle' }, check: { state: 'idle' } });
+export function createLinksStore(b: Bridge, opts: PagedOptions = {}): LinksStore {
+  const store = writable<LinksState>({ onlyHidden: false, check: { state: 'idle' } });
   const { subscribe, update } = store;
-  let seq = 0;
   let checkSeq = 0;
-  async function load() {
-    const mine = ++seq;
-    const { onlyHidden } = get(store);
-    update((s) => ({ ...s, rows: { state: 'loading', value: 'value' in s.rows ? s.rows.value : undefined } }));
-    try {
-      const rows = (await b.listLinks({ onlyHidden, limit: LINK_LIMIT })) ?? [];
-      if (mine !== seq) return;
-      update((s) => ({ ...s, rows: { state: 'ready', value: rows } }));
-    } catch (e) {
-      if (mine !== seq) return;
-      console.error('spillscope: list links failed:', e);
-      update((s) => ({ ...s, rows: { state: 'error', error: failure(e) } }));
-    }
-  }
+  const rows = createPagedList<LinkRow, LinkPage>(
+    (offset, limit) => b.listLinks({ onlyHidden: get(store).onlyHidden, offset, limit }),
+    { what: 'list links', ...opts },
+  );
+  const load = () => rows.reset();
   return {
     subscribe,
+    rows,
     load,
     async setOnlyHidden(v) {
       update((s) => ({ ...s, onlyHidden: v }));

@@ -2,13 +2,28 @@ import { writable, type Readable } from 'svelte/store';
 import type { SessionRow } from '../bridge';
 
 /** Screen is a top-level place in the sidebar. */
-export type Screen = 'overview' | 'sessions' | 'sweep' | 'links' | 'playground';
+export type Screen = 'largest' | 'sessions' | 'search' | 'sweep' | 'links' | 'playground' | 'settings';
 
-/** NavState is where the user is: the screen, and inside Sessions how deep (list, one session, one result). */
+/** screens are the sidebar's places, in its order. */
+export const screens: Screen[] = ['largest', 'sessions', 'search', 'sweep', 'links', 'playground', 'settings'];
+
+/** listScreens are the screens whose rows open a result in place. */
+const listScreens: Screen[] = ['largest', 'sessions', 'search', 'links'];
+
+export function isScreen(v: unknown): v is Screen {
+  return typeof v === 'string' && (screens as string[]).includes(v);
+}
+
+/**
+ * NavState is where the user is: the screen; inside Sessions the open
+ * session; and the open result with the list screen it was opened from
+ * (the result shows there, and the sweep can take it as its scope).
+ */
 export interface NavState {
   screen: Screen;
   session: SessionRow | null;
   resultId: number;
+  from: Screen;
 }
 
 export interface NavStore extends Readable<NavState> {
@@ -16,27 +31,47 @@ export interface NavStore extends Readable<NavState> {
   /** list shows the sessions list. */
   list(): void;
   openSession(s: SessionRow): void;
-  /** openResult opens a result; session undefined keeps the open session, null clears it (opened from elsewhere). */
+  /** openResult opens a result on the current list screen (Sessions from elsewhere); session undefined keeps the open session, null clears it. */
   openResult(id: number, session?: SessionRow | null): void;
-  /** back goes one level up inside Sessions: result -> session -> list. */
+  /** back goes one level up: result -> its list (or session) -> the sessions list. */
   back(): void;
+  /** restore puts the window back where it was left. */
+  restore(p: { screen: Screen; session: SessionRow | null; resultId: number }): void;
 }
 
+/** showsResult: the open result is on screen (its list screen is the current one). */
+export function showsResult(n: NavState): boolean {
+  return n.resultId > 0 && n.screen === n.from;
+}
+
+/** The first screen of a new user: what cost the most context. */
+export const FIRST_SCREEN: Screen = 'largest';
+
 export function createNavStore(): NavStore {
-  const { subscribe, update } = writable<NavState>({ screen: 'overview', session: null, resultId: 0 });
+  const { subscribe, update, set } = writable<NavState>({ screen: FIRST_SCREEN, session: null, resultId: 0, from: FIRST_SCREEN });
   return {
     subscribe,
-    // Choosing Sessions again while inside it returns to the list, as a sidebar user expects.
+    // Choosing the current screen again returns to its list, as a sidebar
+    // user expects; another screen keeps the place to come back to.
     go: (screen) =>
-      update((s) => (s.screen === screen && screen === 'sessions' ? { screen, session: null, resultId: 0 } : { ...s, screen })),
-    list: () => update(() => ({ screen: 'sessions', session: null, resultId: 0 })),
-    openSession: (session) => update(() => ({ screen: 'sessions', session, resultId: 0 })),
+      update((s) => {
+        if (s.screen !== screen) return { ...s, screen };
+        const resultId = s.from === screen ? 0 : s.resultId;
+        return { ...s, screen, resultId, session: screen === 'sessions' ? null : s.session };
+      }),
+    list: () => update((s) => ({ ...s, screen: 'sessions', session: null, resultId: 0, from: 'sessions' })),
+    openSession: (session) => update(() => ({ screen: 'sessions', session, resultId: 0, from: 'sessions' })),
     openResult: (resultId, session) =>
-      update((s) => ({ screen: 'sessions', session: session === undefined ? s.session : session, resultId })),
+      update((s) => {
+        const screen = listScreens.includes(s.screen) ? s.screen : 'sessions';
+        return { screen, from: screen, session: session === undefined ? s.session : session, resultId };
+      }),
     back: () =>
       update((s) => {
-        if (s.resultId) return { ...s, resultId: 0 };
-        return { ...s, session: null };
+        if (showsResult(s)) return { ...s, resultId: 0 };
+        if (s.screen === 'sessions') return { ...s, session: null };
+        return s;
       }),
+    restore: (p) => set({ screen: p.screen, session: p.screen === 'sessions' ? p.session : null, resultId: p.resultId, from: p.screen }),
   };
 }

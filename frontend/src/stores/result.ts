@@ -100,6 +100,8 @@ export interface ResultStore extends Readable<ResultState> {
    * reads it again, masked.
    */
   close(): void;
+  /** useDefaults starts re-runs from the user's settings: budget (or off), the route of pasted results, the estimator ("" = the route's own). */
+  useDefaults(d: { budget: number; off?: boolean; route?: string; estimator?: string }): void;
   destroy(): void;
 }
 
@@ -129,6 +131,9 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
   });
   const { subscribe, update } = store;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  // The user's default route (pasted results) and estimator (every result).
+  let preferredRoute = '';
+  let preferredEstimator = '';
   let seq = 0;
   let openSeq = 0;
   let fileSeq = 0;
@@ -217,7 +222,7 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       try {
         const d = await b.result(id);
         if (mine !== openSeq) return;
-        update((s) => ({ ...s, detail: { state: 'ready', value: d }, route: d.route || s.route, estimator: d.estimator || routeEstimator(d.route) || s.estimator }));
+        update((s) => ({ ...s, detail: { state: 'ready', value: d }, route: d.route || s.route, estimator: preferredEstimator || d.estimator || routeEstimator(d.route) || s.estimator }));
         if (d.row?.noticeKind || d.row?.noticePath) void readFirst(id, d.row.noticePath);
         await run();
       } catch (e) {
@@ -231,7 +236,7 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       fileSeq++;
       update((s) => {
         const text = json ?? s.json;
-        const route = s.route || defaultRoute(s.routes);
+        const route = s.route || preferredRoute || defaultRoute(s.routes);
         return {
           ...s,
           mode: 'paste',
@@ -242,7 +247,7 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
           json: text,
           jsonProblem: checkJson(text),
           route,
-          estimator: s.estimator || s.routes.find((r) => r.name === route)?.estimator || estimators[1],
+          estimator: s.estimator || preferredEstimator || s.routes.find((r) => r.name === route)?.estimator || estimators[1],
         };
       });
       schedule();
@@ -345,6 +350,13 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       openSeq++;
       fileSeq++;
       update((s) => ({ ...s, mode: 'result', resultId: 0, detail: { state: 'idle' }, projection: { state: 'idle' }, file: { state: 'none' }, reveal: false }));
+    },
+    useDefaults(d) {
+      preferredRoute = d.route ?? '';
+      preferredEstimator = d.estimator ?? '';
+      const v = Math.max(0, Math.round(d.budget));
+      update((s) => ({ ...s, budgetText: String(v), budget: v, budgetError: null, off: !!d.off }));
+      if (get(store).projection.state !== 'idle') schedule();
     },
     destroy() {
       if (timer) clearTimeout(timer);

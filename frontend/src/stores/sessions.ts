@@ -1,6 +1,7 @@
 import { get, writable, type Readable } from 'svelte/store';
-import type { Bridge, Diagnostic, IndexStatus, ResultRow, SessionRow } from '../bridge';
+import type { Bridge, Diagnostic, IndexStatus, ResultPage, ResultRow, SessionPage, SessionRow } from '../bridge';
 import { failure, type Failure } from './common';
+import { createPagedList, type PagedList } from './paged';
 
 /** Known harness names; the filter also offers any other name the index returns. */
 export const knownHarnesses = ['claude-code', 'codex', 'gemini-cli', 'spillscope'];
@@ -17,10 +18,12 @@ export interface SessionsState {
   /** order is "" (newest first) or "tokens" (most tokens first; exact once the token phase has counted). */
   order: SessionOrder;
   harnesses: string[];
-  sessions: List<SessionRow[]>;
-  /** sessionId is the open session; results are its tool results. */
+  /** sessionId is the open session; results lists its tool results. */
   sessionId: number;
-  results: List<ResultRow[]>;
+  /** resultsOrder is "" (file order) or "tokens". */
+  resultsOrder: SessionOrder;
+  /** onlyNotices keeps the open session's results with a spill notice. */
+  onlyNotices: boolean;
   diagnostics: List<Diagnostic[]>;
 }
 
@@ -29,9 +32,14 @@ export type SessionOrder = '' | 'tokens';
 export interface SessionsOptions {
   pollMs?: number;
   searchDebounceMs?: number;
+  pageSize?: number;
 }
 
 export interface SessionsStore extends Readable<SessionsState> {
+  /** list is the sessions list, a page at a time; its counts say how many sessions and transcripts match. */
+  readonly list: PagedList<SessionRow, SessionPage>;
+  /** results are the open session's tool results, a page at a time. */
+  readonly results: PagedList<ResultRow, ResultPage>;
   /** init loads the index status and the list, and resumes polling if a pass is already running. */
   init(): Promise<void>;
   startIndex(): Promise<void>;
@@ -41,6 +49,8 @@ export interface SessionsStore extends Readable<SessionsState> {
   /** setSearch waits for typing to pause before asking Go. */
   setSearch(q: string): void;
   openSession(id: number): Promise<void>;
+  setResultsOrder(o: SessionOrder): Promise<void>;
+  setOnlyNotices(v: boolean): Promise<void>;
   closeSession(): void;
   loadDiagnostics(limit?: number): Promise<void>;
   /** destroy stops polling and pending timers (the screen unmounted). */
@@ -58,19 +68,37 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
     search: '',
     order: '',
     harnesses: [...knownHarnesses],
-    sessions: { state: 'idle' },
     sessionId: 0,
-    results: { state: 'idle' },
+    resultsOrder: '',
+    onlyNotices: false,
     diagnostics: { state: 'idle' },
   });
   const { subscribe, update } = store;
   let pollTimer: ReturnType<typeof setTimeout> | null = null;
   let searchTimer: ReturnType<typeof setTimeout> | null = null;
-  let listSeq = 0;
-  let resultsSeq = 0;
   let destroyed = false;
-  let listBusy = false;
-  let resultsBusy = false;
+
+  const list = createPagedList<SessionRow, SessionPage>(
+    async (offset, limit) => {
+      const { harness, search, order } = get(store);
+      const page = await b.listSessions({ harness, search, order, offset, limit });
+      // The filter offers every harness the index holds.
+      const names = new Set(get(store).harnesses);
+      const before = names.size;
+      for (const r of page.rows ?? []) if (r.harness) names.add(r.harness);
+      if (names.size !== before) update((s) => ({ ...s, harnesses: [...names] }));
+      return page;
+    },
+    { pageSize: opts.pageSize, what: 'list sessions' },
+  );
+
+  const results = createPagedList<ResultRow, ResultPage>(
+    (offset, limit) => {
+      const { sessionId, resultsOrder, onlyNotices } = get(store);
+      return b.sessionResults({ sessionId, order: resultsOrder, onlyNotices, offset, limit });
+    },
+    { pageSize: opts.pageSize, what: 'session results' },
+  );
 
   function stopPolling() {
     if (pollTimer) clearTimeout(pollTimer);
@@ -91,20 +119,17 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
       const st = await b.indexStatus();
       if (destroyed) return;
       update((s) => ({ ...s, status: st }));
+      // New sessions show up while the pass runs, not only at its end, and
+      // the open session's figures turn exact as the token phase counts
+      // them. A reload still in flight is not started twice.
+      const open = get(store).sessionId;
       if (st.running) {
         schedulePoll();
-        // New sessions show up while the pass runs, not only at its end,
-        // and the open session's figures turn exact as the token phase
-        // counts them.
-        // A reload still in flight is not started again.
-        if (!listBusy) void loadList();
-        const open = get(store).sessionId;
-        if (open && !resultsBusy) void loadResults(open);
+        void list.reload();
+        if (open) void results.reload();
       } else {
         stopPolling();
-        await loadList();
-        const open = get(store).sessionId;
-        if (open) await loadResults(open);
+        await Promise.all([list.reload(), open ? results.reload() : Promise.resolve()]);
       }
     } catch (e) {
       console.error('spillscope: index status failed:', e);
@@ -113,59 +138,10 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
     }
   }
 
-  async function loadList() {
-    listBusy = true;
-    try {
-      await fetchList();
-    } finally {
-      listBusy = false;
-    }
-  }
-
-  async function loadResults(id: number) {
-    resultsBusy = true;
-    try {
-      await fetchResults(id);
-    } finally {
-      resultsBusy = false;
-    }
-  }
-
-  async function fetchList() {
-    const seq = ++listSeq;
-    const { harness, search, order } = get(store);
-    update((s) => ({ ...s, sessions: { state: 'loading', value: 'value' in s.sessions ? s.sessions.value : undefined } }));
-    try {
-      const rows = (await b.listSessions({ harness, search, order })) ?? [];
-      if (seq !== listSeq) return;
-      update((s) => {
-        const names = new Set(s.harnesses);
-        for (const r of rows) if (r.harness) names.add(r.harness);
-        return { ...s, sessions: { state: 'ready', value: rows }, harnesses: [...names] };
-      });
-    } catch (e) {
-      if (seq !== listSeq) return;
-      console.error('spillscope: list sessions failed:', e);
-      update((s) => ({ ...s, sessions: { state: 'error', error: failure(e) } }));
-    }
-  }
-
-  async function fetchResults(id: number) {
-    const seq = ++resultsSeq;
-    update((s) => ({ ...s, results: { state: 'loading', value: 'value' in s.results && s.sessionId === id ? s.results.value : undefined } }));
-    try {
-      const rows = (await b.sessionResults(id)) ?? [];
-      if (seq !== resultsSeq) return;
-      update((s) => ({ ...s, results: { state: 'ready', value: rows } }));
-    } catch (e) {
-      if (seq !== resultsSeq) return;
-      console.error('spillscope: session results failed:', e);
-      update((s) => ({ ...s, results: { state: 'error', error: failure(e) } }));
-    }
-  }
-
   return {
     subscribe,
+    list,
+    results,
     async init() {
       destroyed = false;
       try {
@@ -175,7 +151,7 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
       } catch (e) {
         update((s) => ({ ...s, indexError: failure(e) }));
       }
-      await loadList();
+      await list.reset();
     },
     async startIndex() {
       update((s) => ({ ...s, indexError: null }));
@@ -183,38 +159,48 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
         const st = await b.startIndex();
         update((s) => ({ ...s, status: st }));
         if (st.running) schedulePoll();
-        else await loadList();
+        else await list.reload();
       } catch (e) {
         console.error('spillscope: start index failed:', e);
         update((s) => ({ ...s, indexError: failure(e) }));
       }
     },
-    refresh: loadList,
+    refresh: () => list.reset(),
     async setHarness(h) {
       update((s) => ({ ...s, harness: h }));
-      await loadList();
+      await list.reset();
     },
     async setOrder(o) {
       update((s) => ({ ...s, order: o }));
-      await loadList();
+      await list.reset();
     },
     setSearch(q) {
       update((s) => ({ ...s, search: q }));
       if (searchTimer) clearTimeout(searchTimer);
       searchTimer = setTimeout(() => {
         searchTimer = null;
-        void loadList();
+        void list.reset();
       }, searchMs);
     },
     async openSession(id) {
-      // Another session's rows must never show under this one's header while
-      // its own load is in flight; a reload of the same session keeps them.
-      update((s) => (s.sessionId === id ? s : { ...s, sessionId: id, results: { state: 'idle' } }));
-      await loadResults(id);
+      // Another session's rows never show under this one's header: they
+      // are dropped before its first page is asked for. The same session
+      // again keeps its rows and refreshes them.
+      if (get(store).sessionId === id) return results.reload();
+      update((s) => ({ ...s, sessionId: id }));
+      await results.reset();
+    },
+    async setResultsOrder(o) {
+      update((s) => ({ ...s, resultsOrder: o }));
+      if (get(store).sessionId) await results.reset();
+    },
+    async setOnlyNotices(v) {
+      update((s) => ({ ...s, onlyNotices: v }));
+      if (get(store).sessionId) await results.reset();
     },
     closeSession() {
-      resultsSeq++;
-      update((s) => ({ ...s, sessionId: 0, results: { state: 'idle' } }));
+      update((s) => ({ ...s, sessionId: 0 }));
+      results.clear();
     },
     async loadDiagnostics(limit = 200) {
       update((s) => ({ ...s, diagnostics: { state: 'loading' } }));

@@ -1,14 +1,21 @@
 // A Bridge for unit tests: every method rejects unless the test gives it.
-import type { Bridge, IndexStatus, Projection, ResultDetail, ResultRow, SessionRow } from '../bridge';
+import type { Bridge, IndexStatus, Projection, ResultDetail, ResultRow, SessionRow, Settings } from '../bridge';
 
 const unset = (name: string) => () => Promise.reject(new Error(`fake bridge: ${name} not set`));
 
 export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
   return {
     info: unset('info'),
-    getSettings: () => Promise.resolve({ language: 'en' }),
-    setLanguage: (l) => Promise.resolve({ language: l }),
+    getSettings: () => Promise.resolve(settings()),
+    setLanguage: (l) => Promise.resolve(settings({ language: l })),
+    roots: unset('roots'),
+    addRoot: unset('addRoot'),
+    removeRoot: unset('removeRoot'),
+    chooseRoot: unset('chooseRoot'),
+    setDefaults: unset('setDefaults'),
+    setPlace: (p) => Promise.resolve(settings({ last: p })),
     listSessions: unset('listSessions'),
+    session: unset('session'),
     sessionResults: unset('sessionResults'),
     result: unset('result'),
     diagnostics: unset('diagnostics'),
@@ -27,6 +34,19 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     copyText: unset('copyText'),
     ...over,
   };
+}
+
+export function settings(over: Partial<Settings> = {}): Settings {
+  return {
+    language: 'en', roots: [], defaults: { budget: 12500, route: '', estimator: '', readTools: [] },
+    last: { screen: '', sessionId: 0, resultId: 0, budget: 0, off: false },
+    ...over,
+  } as Settings;
+}
+
+/** page answers one page of rows out of a whole list, as Go does. */
+export function page<T>(all: T[], offset: number, limit: number): { rows: T[]; total: number } {
+  return { rows: all.slice(offset, offset + limit), total: all.length };
 }
 
 export function status(over: Partial<IndexStatus> = {}): IndexStatus {

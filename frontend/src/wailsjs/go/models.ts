@@ -82,6 +82,24 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class Defaults {
+	    budget: number;
+	    route: string;
+	    estimator: string;
+	    readTools: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Defaults(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.budget = source["budget"];
+	        this.route = source["route"];
+	        this.estimator = source["estimator"];
+	        this.readTools = source["readTools"];
+	    }
+	}
 	export class Diagnostic {
 	    file: string;
 	    line: number;
@@ -158,6 +176,7 @@ export namespace app {
 	    harness: string;
 	    path: string;
 	    exists: boolean;
+	    source: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Root(source);
@@ -168,6 +187,7 @@ export namespace app {
 	        this.harness = source["harness"];
 	        this.path = source["path"];
 	        this.exists = source["exists"];
+	        this.source = source["source"];
 	    }
 	}
 	export class HarnessInfo {
@@ -246,7 +266,9 @@ export namespace app {
 	    version: string;
 	    platform: string;
 	    dataDir: string;
+	    configDir: string;
 	    roots: Root[];
+	    readTools: string[];
 	    harnesses: HarnessInfo[];
 	
 	    static createFrom(source: any = {}) {
@@ -258,7 +280,9 @@ export namespace app {
 	        this.version = source["version"];
 	        this.platform = source["platform"];
 	        this.dataDir = source["dataDir"];
+	        this.configDir = source["configDir"];
 	        this.roots = this.convertValues(source["roots"], Root);
+	        this.readTools = source["readTools"];
 	        this.harnesses = this.convertValues(source["harnesses"], HarnessInfo);
 	    }
 	
@@ -279,22 +303,6 @@ export namespace app {
 		    }
 		    return a;
 		}
-	}
-	export class LinkQuery {
-	    onlyHidden: boolean;
-	    limit: number;
-	    offset: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new LinkQuery(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.onlyHidden = source["onlyHidden"];
-	        this.limit = source["limit"];
-	        this.offset = source["offset"];
-	    }
 	}
 	export class LinkRow {
 	    resultId: number;
@@ -336,7 +344,94 @@ export namespace app {
 	        this.end = source["end"];
 	    }
 	}
+	export class LinkPage {
+	    rows: LinkRow[];
+	    total: number;
+	    hidden: number;
+	    inText: number;
 	
+	    static createFrom(source: any = {}) {
+	        return new LinkPage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.rows = this.convertValues(source["rows"], LinkRow);
+	        this.total = source["total"];
+	        this.hidden = source["hidden"];
+	        this.inText = source["inText"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class LinkQuery {
+	    onlyHidden: boolean;
+	    limit: number;
+	    offset: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new LinkQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.onlyHidden = source["onlyHidden"];
+	        this.limit = source["limit"];
+	        this.offset = source["offset"];
+	    }
+	}
+	
+	
+	export class PageQuery {
+	    offset: number;
+	    limit: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new PageQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.offset = source["offset"];
+	        this.limit = source["limit"];
+	    }
+	}
+	export class Place {
+	    screen: string;
+	    sessionId: number;
+	    resultId: number;
+	    budget: number;
+	    off: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Place(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.screen = source["screen"];
+	        this.sessionId = source["sessionId"];
+	        this.resultId = source["resultId"];
+	        this.budget = source["budget"];
+	        this.off = source["off"];
+	    }
+	}
 	export class PolicyInfo {
 	    name: string;
 	    harness: string;
@@ -617,6 +712,38 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ResultPage {
+	    rows: ResultRow[];
+	    total: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResultPage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.rows = this.convertValues(source["rows"], ResultRow);
+	        this.total = source["total"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ResultQuery {
 	    id: number;
 	    reveal: boolean;
@@ -632,6 +759,26 @@ export namespace app {
 	    }
 	}
 	
+	export class ResultsQuery {
+	    sessionId: number;
+	    order: string;
+	    onlyNotices: boolean;
+	    offset: number;
+	    limit: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResultsQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.order = source["order"];
+	        this.onlyNotices = source["onlyNotices"];
+	        this.offset = source["offset"];
+	        this.limit = source["limit"];
+	    }
+	}
 	export class RetainRequest {
 	    resultId: number;
 	    json: string;
@@ -661,6 +808,42 @@ export namespace app {
 	    }
 	}
 	
+	export class RootsView {
+	    roots: Root[];
+	    saved: Root[];
+	    defaults: Root[];
+	    fromEnv: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new RootsView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.roots = this.convertValues(source["roots"], Root);
+	        this.saved = this.convertValues(source["saved"], Root);
+	        this.defaults = this.convertValues(source["defaults"], Root);
+	        this.fromEnv = source["fromEnv"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class RouteInfo {
 	    name: string;
 	    provider: string;
@@ -688,6 +871,8 @@ export namespace app {
 	export class SearchQuery {
 	    query: string;
 	    order: string;
+	    offset: number;
+	    limit: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new SearchQuery(source);
@@ -697,7 +882,43 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.query = source["query"];
 	        this.order = source["order"];
+	        this.offset = source["offset"];
+	        this.limit = source["limit"];
 	    }
+	}
+	export class SessionPage {
+	    rows: SessionRow[];
+	    total: number;
+	    sessions: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionPage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.rows = this.convertValues(source["rows"], SessionRow);
+	        this.total = source["total"];
+	        this.sessions = source["sessions"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class SessionQuery {
 	    harness: string;
@@ -722,6 +943,9 @@ export namespace app {
 	
 	export class Settings {
 	    language: string;
+	    roots: string[];
+	    defaults: Defaults;
+	    last: Place;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -730,7 +954,28 @@ export namespace app {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.language = source["language"];
+	        this.roots = source["roots"];
+	        this.defaults = this.convertValues(source["defaults"], Defaults);
+	        this.last = this.convertValues(source["last"], Place);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Snippet {
 	    id: number;

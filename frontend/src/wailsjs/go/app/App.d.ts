@@ -3,10 +3,24 @@
 import {app} from '../models';
 import {context} from '../models';
 
+export function AddRoot(arg1:string):Promise<app.Settings>;
+
+export function ChooseRoot(arg1:string):Promise<string>;
+
+export function DefaultRoots():Promise<Array<app.Root>>;
+
 export function GetSettings():Promise<app.Settings>;
 
 export function Info():Promise<app.Info>;
 
+export function RemoveRoot(arg1:string):Promise<app.Settings>;
+
+export function Roots():Promise<app.RootsView>;
+
+export function SetDefaults(arg1:app.Defaults):Promise<app.Settings>;
+
 export function SetLanguage(arg1:string):Promise<app.Settings>;
+
+export function SetPlace(arg1:app.Place):Promise<app.Settings>;
 
 export function Startup(arg1:context.Context):Promise<void>;

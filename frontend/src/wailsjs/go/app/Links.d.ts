@@ -4,4 +4,4 @@ import {app} from '../models';
 
 export function Check(arg1:string):Promise<app.LinkRow>;
 
-export function List(arg1:app.LinkQuery):Promise<Array<app.LinkRow>>;
+export function List(arg1:app.LinkQuery):Promise<app.LinkPage>;

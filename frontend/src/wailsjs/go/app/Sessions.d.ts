@@ -7,15 +7,17 @@ export function Diagnostics(arg1:number):Promise<Array<app.Diagnostic>>;
 
 export function Index():Promise<app.IndexStatus>;
 
-export function Largest(arg1:number):Promise<Array<app.ResultRow>>;
+export function Largest(arg1:app.PageQuery):Promise<app.ResultPage>;
 
-export function List(arg1:app.SessionQuery):Promise<Array<app.SessionRow>>;
+export function List(arg1:app.SessionQuery):Promise<app.SessionPage>;
 
 export function Result(arg1:app.ResultQuery):Promise<app.ResultDetail>;
 
-export function Results(arg1:number):Promise<Array<app.ResultRow>>;
+export function Results(arg1:app.ResultsQuery):Promise<app.ResultPage>;
 
-export function Search(arg1:app.SearchQuery):Promise<Array<app.ResultRow>>;
+export function Search(arg1:app.SearchQuery):Promise<app.ResultPage>;
+
+export function Session(arg1:number):Promise<app.SessionRow>;
 
 export function Snippets(arg1:app.SnippetQuery):Promise<Array<app.Snippet>>;
 

@@ -30,6 +30,10 @@ export function Search(arg1) {
   return window['go']['app']['Sessions']['Search'](arg1);
 }
 
+export function Session(arg1) {
+  return window['go']['app']['Sessions']['Session'](arg1);
+}
+
 export function Snippets(arg1) {
   return window['go']['app']['Sessions']['Snippets'](arg1);
 }

@@ -1,0 +1,12 @@
+package app
+
+import (
+	"context"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// openDirectoryDialog is the window's folder picker.
+func openDirectoryDialog(ctx context.Context, title string) (string, error) {
+	return runtime.OpenDirectoryDialog(ctx, runtime.OpenDialogOptions{Title: title, CanCreateDirectories: false})
+}
