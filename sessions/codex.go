@@ -260,9 +260,9 @@ func (c *CodexReader) execEnd(l Line, f map[string][]byte, p *Parsed) {
 	if !ok || f["aggregated_output"] == nil || i >= len(p.Results) || p.Results[i].CallID != id {
 		return
 	}
-	if codexPersistenceCut != nil {
-		if agg, _ := str(f["aggregated_output"]); codexPersistenceCut(agg) {
-			// Cut for storage: no longer the complete output.
+	if agg, _ := str(f["aggregated_output"]); agg != "" {
+		if _, cut := retention.RecogniseCodexPersistenceCut(agg); cut {
+			// Cut down for storage: no longer the complete output.
 			return
 		}
 	}
@@ -360,37 +360,26 @@ func codexWholeRun(blocks []retention.Block) bool {
 	return !strings.Contains(head, "\nProcess running with session ID ")
 }
 
-// Codex's own truncation is recognised by the retention package, which owns
-// its wording (helper "pola": retention.RecogniseCodexTruncation, for the
-// "Warning: truncated output (original token count: N)" header and the
-// "…N tokens truncated…" markers, and retention.RecogniseCodexPersistenceCut
-// for the marker a rollout leaves where it cut a command's output for
-// storage). Until those are on main these hooks are unset: no result is
-// marked truncated by Codex, and every exec_command_end aggregate is taken
-// as complete. Wiring them is setting the two variables (see the test
-// TestCodexCutHook for the shape they must have).
-var (
-	// codexTruncation reports Codex's truncation in a tool output's text:
-	// the original's token count and line count as recorded (-1 unknown).
-	codexTruncation func(text string) (originalTokens, originalLines int64, ok bool)
-	// codexPersistenceCut reports a recorded aggregated_output that the
-	// rollout cut for storage.
-	codexPersistenceCut func(aggregated string) bool
-)
-
-// codexCut is the truncation Codex made of a result, when its text records
-// one.
+// codexCut is the truncation Codex made of a result, as its text records
+// it; the retention package owns the wording (RecogniseCodexTruncation: the
+// "Warning: truncated output (original token count: N)" header with its
+// "Total output lines: L", the "…N tokens truncated…" markers). The
+// original's size is the header's count, else the exec wrapper's "Original
+// token count: N".
 func codexCut(blocks []retention.Block) *HarnessCut {
-	if codexTruncation == nil {
-		return nil
-	}
 	for _, b := range blocks {
 		if b.Type != retention.TypeText {
 			continue
 		}
-		if tokens, lines, ok := codexTruncation(b.Text); ok {
-			return &HarnessCut{By: HarnessCodex, OriginalTokens: tokens, OriginalLines: lines}
+		n, ok := retention.RecogniseCodexTruncation(b.Text)
+		if !ok {
+			continue
 		}
+		tokens := n.OriginalTokens
+		if tokens < 0 {
+			tokens = n.ExecOriginalTokens
+		}
+		return &HarnessCut{By: HarnessCodex, OriginalTokens: tokens, OriginalLines: n.Lines}
 	}
 	return nil
 }

@@ -3,8 +3,9 @@ package sessions
 import (
 	"errors"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"spillscope/retention"
 )
 
 // Small Codex CLI rollout lines of the shapes FORMATS.md section 2 names.
@@ -188,30 +189,30 @@ func TestCodexAcrossPasses(t *testing.T) {
 	})
 }
 
-// TestCodexCutHook: the truncation Codex made is recorded with its original
-// size once the retention package's recogniser is wired to the hook; a
-// stand-in in the recogniser's shape checks the plumbing to the index.
-// Recognising Codex's texts is the retention package's job, tested there.
-func TestCodexCutHook(t *testing.T) {
-	saved := codexTruncation
-	t.Cleanup(func() { codexTruncation = saved })
-	codexTruncation = func(text string) (int64, int64, bool) {
-		if !strings.Contains(text, "tokens truncated") {
-			return -1, -1, false
-		}
-		return 202197, 6743, true
-	}
+// TestCodexCut: a result Codex truncated itself is recorded as cut by
+// Codex with the original size its text records; a rewritten file drops a
+// cut no longer there; an aggregate cut for storage is no original.
+func TestCodexCut(t *testing.T) {
 	root := t.TempDir()
-	writeFile(t, codexPath(root), xStart("m")+
-		xCall("call_cut", "exec_command", "Process exited with code 0\nOutput:\nhead…192197 tokens truncated…tail")+
-		xCall("call_whole", "exec_command", "Process exited with code 0\nOutput:\nall of it"))
+	cut := "Chunk ID: 9f1c2a\nWall time: 2.1 seconds\nProcess exited with code 0\nOriginal token count: 202197\nOutput:\n" +
+		"Warning: truncated output (original token count: 202197)\nTotal output lines: 6743\n\nhead…192197 tokens truncated…tail"
+	older := "Chunk ID: 1\nWall time: 1 seconds\nProcess exited with code 0\nOriginal token count: 5000\nOutput:\nhead…4000 tokens truncated…tail"
+	writeFile(t, codexPath(root), xStart("m")+xCall("call_cut", "exec_command", cut)+xCall("call_old", "exec_command", older)+
+		xLine("event_msg", "t", map[string]any{"type": "exec_command_end", "call_id": "call_old",
+			"aggregated_output": "head" + retention.CodexPersistenceMarker + "tail", "exit_code": 0})+
+		xCall("call_whole", "exec_command", "Process exited with code 0\nOriginal token count: 3\nOutput:\nall of it"))
 	d := openTemp(t)
 	index(t, d, root)
 	got := idsByCall(t, d)
-	if c := got["call_cut"].Cut; c == nil || *c != (HarnessCut{By: HarnessCodex, OriginalTokens: 202197, OriginalLines: 6743}) || got["call_whole"].Cut != nil {
-		t.Errorf("cuts %+v / %+v", got["call_cut"].Cut, got["call_whole"].Cut)
+	if c := got["call_cut"].Cut; c == nil || *c != (HarnessCut{By: HarnessCodex, OriginalTokens: 202197, OriginalLines: 6743}) {
+		t.Errorf("cut %+v", c)
 	}
-	// A rewritten file drops a cut that is no longer there.
+	if c := got["call_old"].Cut; c == nil || *c != (HarnessCut{By: HarnessCodex, OriginalTokens: 5000, OriginalLines: -1}) || got["call_old"].Original != nil {
+		t.Errorf("older cut %+v, original %+v", c, got["call_old"].Original)
+	}
+	if got["call_whole"].Cut != nil {
+		t.Errorf("an uncut result marked: %+v", got["call_whole"].Cut)
+	}
 	writeFile(t, codexPath(root), xStart("m")+xCall("call_cut", "exec_command", "Process exited with code 0\nOutput:\nnow whole"))
 	bump(t, codexPath(root))
 	index(t, d, root)

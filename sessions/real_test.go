@@ -167,8 +167,16 @@ func TestRealPerCall(t *testing.T) {
 	for _, s := range ss {
 		byFile[s.File] = append(byFile[s.File], s)
 	}
+	rows, err := d.Results(t.Context(), ResultFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := map[string][]ResultRow{}
+	for _, r := range rows {
+		results[r.Path] = append(results[r.Path], r)
+	}
 	total := census.Total()
-	if total.Calls == 0 || total.Compactions == 0 || total.APIErrors == 0 || total.AbortedTurns == 0 {
+	if total.Calls == 0 || total.Compactions == 0 || total.APIErrors == 0 || total.AbortedTurns == 0 || total.Cuts == 0 {
 		t.Fatalf("the fixtures' counts look wrong: %+v", total)
 	}
 	for path, want := range census.File {
@@ -207,10 +215,21 @@ func TestRealPerCall(t *testing.T) {
 				apiErrors += s.APIErrors
 				aborted += s.AbortedTurns
 			}
-			got := [5]int64{int64(calls), peak, int64(compactions), int64(apiErrors), int64(aborted)}
-			wantC := [5]int64{int64(want.Calls), want.PeakPrompt, int64(want.Compactions), int64(want.APIErrors), int64(want.AbortedTurns)}
+			var cuts, cutTokens int64
+			for _, r := range results[path] {
+				if r.Cut != nil {
+					cuts++
+					if r.Cut.By != HarnessCodex {
+						t.Errorf("result %s cut by %q", r.CallID, r.Cut.By)
+					}
+					cutTokens += max(r.Cut.OriginalTokens, 0)
+				}
+			}
+			got := [7]int64{int64(calls), peak, int64(compactions), int64(apiErrors), int64(aborted), cuts, cutTokens}
+			wantC := [7]int64{int64(want.Calls), want.PeakPrompt, int64(want.Compactions), int64(want.APIErrors), int64(want.AbortedTurns),
+				int64(want.Cuts), want.CutTokens}
 			if got != wantC {
-				t.Errorf("calls, peak prompt, compactions, API errors, aborted turns: got %v, want %v", got, wantC)
+				t.Errorf("calls, peak prompt, compactions, API errors, aborted turns, Codex cuts and their tokens: got %v, want %v", got, wantC)
 			}
 		})
 	}
