@@ -286,3 +286,23 @@ func TestClaudeCompactionAcrossPasses(t *testing.T) {
 		t.Errorf("calls %+v, session output %d", mc, s.Output)
 	}
 }
+
+// TestTitleMasked: a title can quote what the user typed; a credential in
+// it never reaches the index.
+func TestTitleMasked(t *testing.T) {
+	root := t.TempDir()
+	secret := "hunter2-" + strings.Repeat("a1B2", 9)
+	writeFile(t, filepath.Join(root, "projects", "-w", "0b8f1c52-0000-4000-8000-000000000001.jsonl"),
+		cLine(map[string]any{"type": "custom-title", "customTitle": "Rotate token api_key=" + secret})+cSplit("msg_1", "req_1", "m", "t", 1, 1))
+	d := openTemp(t)
+	index(t, d, root)
+	s := onlySession(t, d)
+	if strings.Contains(s.Title, secret) || s.Title != "Rotate token api_key=[redacted]" {
+		t.Errorf("title %q", s.Title)
+	}
+	var stored string
+	d.db.QueryRow(`SELECT title FROM sessions`).Scan(&stored)
+	if strings.Contains(stored, secret) {
+		t.Errorf("stored title %q", stored)
+	}
+}

@@ -632,11 +632,13 @@ func mergeSession(old, s SessionInfo, c candidate) SessionInfo {
 		Route:   s.Route,
 		Started: old.Started,
 		Ended:   old.Ended,
-		// A later pass's title (a rename) and description win.
-		Title:            pick(s.Title, old.Title),
+		// A later pass's title (a rename) and description win. Both can
+		// quote what the user typed, so a credential in them is masked
+		// before it reaches the index.
+		Title:            maskedLabel(pick(s.Title, old.Title)),
 		Kind:             pick(s.Kind, old.Kind),
-		AgentType:        pick(s.AgentType, old.AgentType),
-		AgentDescription: pick(s.AgentDescription, old.AgentDescription),
+		AgentType:        maskedLabel(pick(s.AgentType, old.AgentType)),
+		AgentDescription: maskedLabel(pick(s.AgentDescription, old.AgentDescription)),
 	}
 	if s.Started != "" && (out.Started == "" || s.Started < out.Started) {
 		out.Started = s.Started
@@ -652,6 +654,13 @@ func mergeSession(old, s SessionInfo, c candidate) SessionInfo {
 		out.Project = filepath.Base(filepath.Dir(c.path))
 	}
 	return out
+}
+
+// maskedLabel is a session's name or description as stored: every
+// credential value in it masked.
+func maskedLabel(s string) string {
+	m, _ := links.Mask(s)
+	return m
 }
 
 // writeFile commits everything read from one source in one transaction.

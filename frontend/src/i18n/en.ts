@@ -175,6 +175,7 @@ export const en = {
     noUsage: 'not recorded',
     cacheShort: '+ cache',
     subagent: 'subagent',
+    compaction: 'compaction',
     keyboardHint: '↑/↓ move · Enter opens · Esc goes back',
   },
   largest: {
@@ -228,6 +229,9 @@ export const en = {
     source: 'Source',
     file: 'Session file',
     sessionId: 'Session id',
+    name: 'Title',
+    facts: 'Calls',
+    factsLine: '{calls} model calls · {compactions} compactions · {apiErrors} API errors retried · {aborted} aborted turns',
     ended: 'Ended',
     totalEstimated: 'Estimated (tool results)',
     providerIn: 'Provider input',

@@ -175,6 +175,7 @@ export const zh = {
     noUsage: '未记录',
     cacheShort: '+ 缓存',
     subagent: '子代理',
+    compaction: '压缩',
     keyboardHint: '↑/↓ 移动 · Enter 打开 · Esc 返回',
   },
   largest: {
@@ -228,6 +229,9 @@ export const zh = {
     source: '来源',
     file: '会话文件',
     sessionId: '会话 ID',
+    name: '标题',
+    facts: '调用',
+    factsLine: '{calls} 次模型调用 · {compactions} 次压缩 · 重试了 {apiErrors} 次 API 错误 · {aborted} 个被中止的轮次',
     ended: '结束时间',
     totalEstimated: '估算（工具结果）',
     providerIn: '服务商输入',
