@@ -104,6 +104,10 @@ func resultRow(r sessions.ResultRow) ResultRow {
 	if r.EstTokens != nil {
 		row.EstimatedTokens = *r.EstTokens
 	}
+	if r.Cut != nil {
+		row.CutBy, row.CutOriginalTokens = sessions.HarnessLabel(r.Cut.By), r.Cut.OriginalTokens
+	}
+	row.HasOriginal = r.Original != nil
 	if r.Spill != nil {
 		row.NoticeKind, row.NoticePath, row.NoticeFileExists, row.NoticeFileState = r.Spill.Kind, r.SpillResolved, r.SpillExists, r.SpillState
 		if row.NoticePath == "" {

@@ -153,6 +153,13 @@ type ResultRow struct {
 	NoticeFileState string `json:"noticeFileState"`
 	File            string `json:"file"`
 	Line            int64  `json:"line"`
+	// CutBy is the product name of a harness that truncated the result
+	// itself, inline ("Codex CLI"), "" for none; CutOriginalTokens the
+	// original's size it recorded (-1 when it recorded none). HasOriginal
+	// says the log keeps the complete output beside it.
+	CutBy             string `json:"cutBy"`
+	CutOriginalTokens int64  `json:"cutOriginalTokens"`
+	HasOriginal       bool   `json:"hasOriginal"`
 }
 
 // BlockView is one content block as a screen shows it. Text is untrusted and

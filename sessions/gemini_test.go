@@ -251,3 +251,16 @@ func TestGeminiDocCalls(t *testing.T) {
 		t.Errorf("calls %+v session %+v", mc, s)
 	}
 }
+
+// TestGeminiNotASession: a file in a recording's place that holds none of
+// its records is one diagnostic and no session.
+func TestGeminiNotASession(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, geminiPath(root), strings.Repeat("not json\n", 30)+`{"weird":1}`+"\n")
+	d := openTemp(t)
+	s := index(t, d, root)
+	diags, _ := d.BrowseDiagnostics(t.Context(), 10)
+	if s.Files != 1 || s.Sessions != 0 || len(diags) != 1 || diags[0].Code != DiagNotASession || diags[0].Params["lines"] != "31" || diags[0].Params["harness"] != "Gemini CLI" {
+		t.Errorf("%+v %+v", s, diags)
+	}
+}

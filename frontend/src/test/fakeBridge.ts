@@ -71,6 +71,7 @@ export function resultRow(over: Partial<ResultRow> = {}): ResultRow {
   return {
     id: 7, sessionId: 1, project: '/p', callId: 'c', tool: 'Bash', time: '', isError: false, textBytes: 100, images: 0, estimatedTokens: -1, tokens: 29, tokensExact: false,
     noticeKind: '', noticePath: '', noticeFileExists: false, noticeFileState: '', file: '/f.jsonl', line: 3,
+    cutBy: '', cutOriginalTokens: -1, hasOriginal: false,
     ...over,
   };
 }

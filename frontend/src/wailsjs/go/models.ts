@@ -643,6 +643,9 @@ export namespace app {
 	    noticeFileState: string;
 	    file: string;
 	    line: number;
+	    cutBy: string;
+	    cutOriginalTokens: number;
+	    hasOriginal: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ResultRow(source);
@@ -668,6 +671,9 @@ export namespace app {
 	        this.noticeFileState = source["noticeFileState"];
 	        this.file = source["file"];
 	        this.line = source["line"];
+	        this.cutBy = source["cutBy"];
+	        this.cutOriginalTokens = source["cutOriginalTokens"];
+	        this.hasOriginal = source["hasOriginal"];
 	    }
 	}
 	export class ResultDetail {
