@@ -56,7 +56,8 @@ func knownParam(code, name string) bool {
 		DiagUnreadable: {"error"}, DiagBadShape: {"part", "want"}, DiagMissingField: {"field"},
 		DiagResultProblem: {"callId", "detail"}, DiagBadImage: {"callId", "block", "detail"},
 		DiagBadRecord: {"where", "error"}, DiagUnknownItem: {"type", "count", "where"}, DiagOrphanResult: {"callId"},
-		DiagNotSource: {"harness", "detail"},
+		DiagNotSource:    {"harness", "detail"},
+		DiagUnknownField: {"field", "value", "count", "firstLine"},
 	}
 	for _, p := range params[code] {
 		if p == name {

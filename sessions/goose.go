@@ -15,6 +15,10 @@ import (
 // HarnessGoose is goose's name in the index.
 const HarnessGoose = goose.Harness
 
+// CompactionGoose: a model call goose made to compact the context, as its
+// usage ledger marks it (is_compaction).
+const CompactionGoose = "goose-compaction"
+
 func init() { Register(gooseHarness{}) }
 
 // gooseHarness reads goose sessions through sessions/goose: the database
@@ -187,7 +191,7 @@ func gooseHandler(p *Parsed, many bool) goose.Handler {
 			return nil
 		},
 		Compaction: func(c goose.Compaction) error {
-			p.AddCompaction(Compaction{Session: sess(c.SessionID), Key: fmt.Sprintf("ledger:%d", c.Row), Kind: "compaction", Time: kitTime(c.Time)})
+			p.AddCompaction(Compaction{Session: sess(c.SessionID), Key: fmt.Sprintf("ledger:%d", c.Row), Kind: CompactionGoose, At: kitTime(c.Time)})
 			return nil
 		},
 		Diagnostic: func(d goose.Diagnostic) error {

@@ -14,6 +14,11 @@ import (
 // HarnessOpenCode is OpenCode's name in the index.
 const HarnessOpenCode = opencode.Harness
 
+// CompactionOpenCode: OpenCode's compaction part (the user message asking
+// for a summary of the conversation so far) and the summary message that
+// answers it (its parentID is that user message), one compaction.
+const CompactionOpenCode = "opencode-compaction"
+
 func init() { Register(openCode{}) }
 
 // openCode reads OpenCode sessions through sessions/opencode from the three
@@ -234,11 +239,21 @@ func openCodeHandler(p *Parsed, many bool) opencode.Handler {
 			return nil
 		},
 		Compaction: func(c opencode.Compaction) error {
-			key := c.PartID
-			if key == "" {
-				key = "message:" + c.MessageID
+			// Both records are keyed by the user message that asked.
+			cp := Compaction{Session: sess(c.SessionID), Key: "message:" + c.MessageID, Kind: CompactionOpenCode, At: kitTime(c.Time), Line: c.Line}
+			switch {
+			case c.Kind == opencode.CompactionRequest:
+				cp.Trigger = "manual"
+				if c.Auto {
+					cp.Trigger = "auto"
+				}
+				p.AddCompaction(cp)
+			case c.ParentID != "":
+				cp.Key = "message:" + c.ParentID
+				p.CloseCompaction(cp)
+			default:
+				p.AddCompaction(cp) // a summary that names no request
 			}
-			p.AddCompaction(Compaction{Session: sess(c.SessionID), Key: key, Kind: c.Kind, Time: kitTime(c.Time), Line: c.Line})
 			return nil
 		},
 		Diagnostic: func(d opencode.Diagnostic) error {

@@ -96,7 +96,7 @@ func TestOpenCodeDatabase(t *testing.T) {
 	oc.part(t, "ses_a", "msg_2", "prt_05", ocStep(100, 20, 300, 40))
 	oc.part(t, "ses_a", "msg_2", "prt_06", map[string]any{"type": "compaction", "auto": true})
 	oc.part(t, "ses_a", "msg_2", "prt_07", map[string]any{"type": "hologram"})
-	oc.message(t, "ses_a", "msg_3", "assistant", "summary", true, "tokens", map[string]any{"input": 50, "output": 5})
+	oc.message(t, "ses_a", "msg_3", "assistant", "summary", true, "parentID", "msg_2", "tokens", map[string]any{"input": 50, "output": 5})
 	oc.message(t, "ses_b", "msg_4", "assistant")
 	oc.part(t, "ses_b", "msg_4", "prt_08", ocTool("c_grep", "grep", "completed", "a.go:1: match", nil))
 
@@ -140,8 +140,10 @@ func TestOpenCodeDatabase(t *testing.T) {
 		if a.Project != "/w/ses_a" || a.Model != "claude-sonnet-4-5" || a.Input != 150 || a.CacheRead != 300 || a.CacheWrite != 40 || a.Output != 25 || a.Reasoning != 7 {
 			t.Errorf("session a %+v", a)
 		}
+		// The compaction part and the summary answering it (its parentID
+		// is the part's message) are one compaction.
 		cs := compactionsOf(t, d, a)
-		if len(cs) != 2 || cs[0].Kind == cs[1].Kind {
+		if len(cs) != 1 || cs[0].Key != "message:msg_2" || cs[0].Kind != CompactionOpenCode || cs[0].Trigger != "auto" || a.Compactions != 1 {
 			t.Errorf("compactions %+v", cs)
 		}
 		if got := diagCodes(t, d); got[DiagUnknownItem] != 1 || len(got) != 1 {

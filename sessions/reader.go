@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"spillscope/retention"
+	"spillscope/retention/imagecost"
 	"spillscope/sessions/internal/readkit"
 )
 
@@ -76,4 +78,41 @@ func resultProblems(p *Parsed, line int64, callID string, problems []string) {
 // so neither part goes negative.
 func splitCached(in, cached int64) (fresh, read int64) {
 	return readkit.Uncached(in, cached, 0), min(cached, max(in, 0))
+}
+
+// imageBlock is a base64 image a reader found in a tool result, checked
+// the one way every reader checks it: bytes imagecost.DecodeBase64 turns
+// out, whose header imagecost.Sniff reads as an image of a known format and
+// whose body imagecost.CheckIntact finds whole. Anything else (a damaged or
+// redacted screenshot) is not an image: the block is kept as an unreadable
+// one, raw its JSON as recorded, so no attachment is stored for it and it
+// is counted nowhere as an image, and the reason is returned for a
+// diagnostic naming the call.
+func imageBlock(mime, data string, raw []byte) (retention.Block, string) {
+	b, err := imagecost.DecodeBase64(data)
+	if err == nil {
+		var info imagecost.Info
+		if info, err = imagecost.Sniff(b[:min(len(b), imagecost.MaxHeaderBytes)]); err == nil {
+			err = imagecost.CheckIntact(b, info)
+		}
+	}
+	if err != nil {
+		return retention.Block{Type: "invalid:" + retention.TypeImage, MimeType: mime, Raw: append([]byte(nil), raw...)}, err.Error()
+	}
+	return retention.Block{Type: retention.TypeImage, MimeType: mime, Data: data}, ""
+}
+
+// badImage is an image block that imageBlock refused: its index among the
+// result's blocks and why.
+type badImage struct {
+	block  int
+	detail string
+}
+
+// badImages records each refused image as a diagnostic on the result's
+// line, naming the call and the block.
+func badImages(p *Parsed, line int64, callID string, bad []badImage) {
+	for _, b := range bad {
+		p.Diag(line, DiagBadImage, map[string]string{"callId": callID, "block": strconv.Itoa(b.block), "detail": b.detail})
+	}
 }
