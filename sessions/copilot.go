@@ -121,11 +121,12 @@ func (copilotCLI) Read(ctx context.Context, src Source, p *Parsed) (ReadState, e
 			return nil
 		},
 		Usage: func(u copilot.Usage) error {
-			// Persisted logs give each message's output only; an
-			// assistant.usage event, where one is written, the whole call.
+			// Persisted logs give each message's output only (a call with
+			// no prompt counts); an assistant.usage event, where one is
+			// written, the whole call.
 			sawUsage = sawUsage || !u.OutputOnly
-			p.AddUsage(Usage{Key: "call:" + u.Key, Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite,
-				Output: u.Output, Reasoning: u.Reasoning})
+			p.AddModelCall(ModelCall{Key: u.Key, At: kitTime(u.Time), Line: u.Line, Model: u.Model,
+				Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Output: u.Output, Reasoning: u.Reasoning})
 			return nil
 		},
 		Compaction: func(c copilot.Compaction) error {

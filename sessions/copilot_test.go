@@ -107,7 +107,8 @@ func TestCopilotShapes(t *testing.T) {
 	ss := sessionsOf(t, d, HarnessCopilot)["u1"]
 	// Output is the messages' own; input, cache and reasoning are the
 	// shutdown's, input without its cache reads and writes.
-	if ss.Input != 1500 || ss.CacheRead != 3000 || ss.CacheWrite != 500 || ss.Output != 120 || ss.Reasoning != 64 || ss.Model != "claude-sonnet-4.6" || ss.Project != "/w/api" {
+	if ss.Input != 1500 || ss.CacheRead != 3000 || ss.CacheWrite != 500 || ss.Output != 120 || ss.Reasoning != 64 || ss.Model != "claude-sonnet-4.6" || ss.Project != "/w/api" ||
+		ss.ModelCalls != 1 {
 		t.Errorf("session %+v", ss)
 	}
 	// The start and the complete event after it are one compaction, with

@@ -187,7 +187,16 @@ func gooseHandler(p *Parsed, many bool) goose.Handler {
 			return nil
 		},
 		Usage: func(u goose.Usage) error {
-			p.AddUsage(Usage{Key: u.Key, Session: sess(u.SessionID), Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Output: u.Output})
+			if u.CarriedForward {
+				// Usage from before the ledger, carried into it: a sum,
+				// not one call.
+				p.AddUsage(Usage{Key: u.Key, Session: sess(u.SessionID), Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Output: u.Output})
+				return nil
+			}
+			// One call per ledger row; its output counts whatever the
+			// model produced.
+			p.AddModelCall(ModelCall{Session: sess(u.SessionID), Key: u.Key, At: kitTime(u.Time), Model: u.Model,
+				Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Output: u.Output})
 			return nil
 		},
 		Compaction: func(c goose.Compaction) error {

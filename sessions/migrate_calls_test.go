@@ -67,7 +67,7 @@ var compactionColumns = []string{"session_id", "key", "kind", "at", "line", "tok
 // stored as 0005 keyed it) opens with the compactions table widened, not
 // doubled, its row carried over, and the log read again whole on the next
 // pass: the start and complete events become one compaction of the unified
-// kind, and the session keeps its row id and its usage, counted once.
+// kind, the session keeps its row id and gains its model calls.
 func TestCallsMigrationFromCompactions(t *testing.T) {
 	root := t.TempDir()
 	path := filepath.Join(root, "session-state", "u1", "events.jsonl")
@@ -116,7 +116,7 @@ func TestCallsMigrationFromCompactions(t *testing.T) {
 			t.Errorf("%+v", s)
 		}
 		ss := onlySession(t, d)
-		if ss.ID != 7 || ss.Output != 120 || ss.Compactions != 1 {
+		if ss.ID != 7 || ss.Output != 120 || ss.ModelCalls != 1 || ss.Compactions != 1 {
 			t.Errorf("session %+v", ss)
 		}
 		cs, _ := d.Compactions(t.Context(), 7)

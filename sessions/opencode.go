@@ -234,8 +234,11 @@ func openCodeHandler(p *Parsed, many bool) opencode.Handler {
 			return nil
 		},
 		Usage: func(u opencode.Usage) error {
-			p.AddUsage(Usage{Key: u.Key, Session: sess(u.SessionID), Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite,
-				Output: u.Output, Reasoning: u.Reasoning})
+			// One call per step-finish part (or an assistant message's
+			// own tokens). OpenCode's input is already without the cache;
+			// its output leaves out the reasoning, which is output too.
+			p.AddModelCall(ModelCall{Session: sess(u.SessionID), Key: u.Key, At: kitTime(u.Time), Line: u.Line, Model: u.Model,
+				Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Output: u.Output + u.Reasoning, Reasoning: u.Reasoning})
 			return nil
 		},
 		Compaction: func(c opencode.Compaction) error {

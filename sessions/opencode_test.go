@@ -136,9 +136,14 @@ func TestOpenCodeDatabase(t *testing.T) {
 		ss := sessionsOf(t, d, HarnessOpenCode)
 		a := ss["ses_a"]
 		// The step-finish part's call, and the summary message's own (it
-		// has no step-finish part).
-		if a.Project != "/w/ses_a" || a.Model != "claude-sonnet-4-5" || a.Input != 150 || a.CacheRead != 300 || a.CacheWrite != 40 || a.Output != 25 || a.Reasoning != 7 {
+		// has no step-finish part); output counts the reasoning.
+		if a.Project != "/w/ses_a" || a.Model != "claude-sonnet-4-5" || a.Input != 150 || a.CacheRead != 300 || a.CacheWrite != 40 || a.Output != 25+7 ||
+			a.Reasoning != 7 || a.ModelCalls != 2 {
 			t.Errorf("session a %+v", a)
+		}
+		mc, err := d.ModelCalls(t.Context(), a.ID)
+		if err != nil || len(mc) != 2 || mc[0].Model != "claude-sonnet-4-5" || mc[0].Output != mc[0].Reasoning+20 || mc[1].Key != "msg_3" || mc[1].Input != 50 {
+			t.Errorf("model calls %+v %v", mc, err)
 		}
 		// The compaction part and the summary answering it (its parentID
 		// is the part's message) are one compaction.

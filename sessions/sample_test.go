@@ -109,9 +109,10 @@ func TestIndexSampleCorpus(t *testing.T) {
 			case "claude", HarnessClaude:
 				want = Usage{Input: u.InputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens, Output: u.OutputTokens}
 			case samplegen.HarnessOpenCode:
-				// OpenCode records input without the cache already.
-				want = Usage{Input: u.InputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens, Output: u.OutputTokens,
-					Reasoning: u.ReasoningOutputTokens}
+				// OpenCode records input without the cache already, and
+				// output without the reasoning, which is output too.
+				want = Usage{Input: u.InputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens,
+					Output: u.OutputTokens + u.ReasoningOutputTokens, Reasoning: u.ReasoningOutputTokens}
 			case samplegen.HarnessCopilot, samplegen.HarnessGoose:
 				// Their input counts hold the cache reads and writes.
 				want = Usage{Input: u.InputTokens - u.CacheReadInputTokens - u.CacheCreationInputTokens, CacheRead: u.CacheReadInputTokens,
