@@ -90,6 +90,8 @@ func sessionRow(r sessions.SessionSummary) SessionRow {
 		ToolResults: r.ToolResults, Images: r.Images, SpillNotices: r.SpillNotices, TextBytes: r.TextBytes,
 		InputTokens: r.Input, OutputTokens: r.Output, CacheReadTokens: r.CacheRead, CacheWriteTokens: r.CacheWrite,
 		Tokens: r.Tokens, TokensExact: r.TokensPending == 0,
+		Title: r.Title, Kind: r.Kind, ParentID: r.ParentRowID, AgentType: r.AgentType, AgentDescription: r.AgentDescription,
+		ModelCalls: r.ModelCalls, Compactions: r.Compactions, APIErrors: r.APIErrors, AbortedTurns: r.AbortedTurns,
 	}
 }
 
@@ -102,6 +104,10 @@ func resultRow(r sessions.ResultRow) ResultRow {
 	if r.EstTokens != nil {
 		row.EstimatedTokens = *r.EstTokens
 	}
+	if r.Cut != nil {
+		row.CutBy, row.CutOriginalTokens = sessions.HarnessLabel(r.Cut.By), r.Cut.OriginalTokens
+	}
+	row.HasOriginal = r.Original != nil
 	if r.Spill != nil {
 		row.NoticeKind, row.NoticePath, row.NoticeFileExists, row.NoticeFileState = r.Spill.Kind, r.SpillResolved, r.SpillExists, r.SpillState
 		if row.NoticePath == "" {
@@ -233,19 +239,20 @@ func (s *Sessions) Result(q ResultQuery) (ResultDetail, error) {
 	return d, nil
 }
 
-// Diagnostics lists bad lines and files the indexer skipped.
+// Diagnostics lists bad lines and files the indexer skipped, one row per
+// file and kind with its count.
 func (s *Sessions) Diagnostics(limit int) ([]Diagnostic, error) {
 	db, err := s.store.DB()
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.BrowseDiagnostics(s.ctx, limit)
+	rows, err := db.DiagnosticGroups(s.ctx, limit)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Diagnostic, 0, len(rows))
 	for _, d := range rows {
-		out = append(out, Diagnostic{File: d.File, Line: d.Line, Code: d.Code, Params: d.Params, Message: d.Message})
+		out = append(out, Diagnostic{File: d.File, Line: d.Line, Code: d.Code, Params: d.Params, Message: d.Message, Count: d.Count})
 	}
 	return out, nil
 }

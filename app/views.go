@@ -34,6 +34,23 @@ type SessionRow struct {
 	// true once every result is counted.
 	Tokens      int64 `json:"tokens"`
 	TokensExact bool  `json:"tokensExact"`
+	// Title is the session's name as its harness keeps it (Claude Code's
+	// custom or generated title, Gemini CLI's summary), "" without one.
+	Title string `json:"title"`
+	// Kind is "" for a session's own transcript, "subagent" or
+	// "compaction"; ParentID is then the row of the parent transcript it
+	// nests under (0 when that is not indexed), and AgentType and
+	// AgentDescription say what the subagent was, as recorded.
+	Kind             string `json:"kind"`
+	ParentID         int64  `json:"parentId"`
+	AgentType        string `json:"agentType"`
+	AgentDescription string `json:"agentDescription"`
+	// Facts of the session: model calls, compactions, API errors the
+	// harness retried after, aborted turns.
+	ModelCalls   int `json:"modelCalls"`
+	Compactions  int `json:"compactions"`
+	APIErrors    int `json:"apiErrors"`
+	AbortedTurns int `json:"abortedTurns"`
 }
 
 // SearchQuery is a full-text search of tool results.
@@ -146,6 +163,13 @@ type ResultRow struct {
 	NoticeFileState string `json:"noticeFileState"`
 	File            string `json:"file"`
 	Line            int64  `json:"line"`
+	// CutBy is the product name of a harness that truncated the result
+	// itself, inline ("Codex CLI"), "" for none; CutOriginalTokens the
+	// original's size it recorded (-1 when it recorded none). HasOriginal
+	// says the log keeps the complete output beside it.
+	CutBy             string `json:"cutBy"`
+	CutOriginalTokens int64  `json:"cutOriginalTokens"`
+	HasOriginal       bool   `json:"hasOriginal"`
 }
 
 // BlockView is one content block as a screen shows it. Text is untrusted and
@@ -410,6 +434,9 @@ type Diagnostic struct {
 	Code    string            `json:"code"`
 	Params  map[string]string `json:"params"`
 	Message string            `json:"message"`
+	// Count is how many diagnostics of this code (and subject) the file
+	// has: this row, the first, stands for all of them.
+	Count int `json:"count"`
 }
 
 // SpillQuery asks for part of an indexed result's spill file. The index

@@ -21,6 +21,13 @@ const (
 	TypeResourceLink = "resource_link"
 )
 
+// TypeToolReference is a block of its own beside MCP's: a reference to a
+// tool by name (Name), which loads that tool's definition for the model
+// (Claude Code's ToolSearch results). It is neither text nor image: it is
+// priced by an estimator's structural rule over its raw JSON, and shown as
+// a line naming the tool.
+const TypeToolReference = "tool_reference"
+
 // Annotations are MCP's optional hints on a block.
 type Annotations struct {
 	Audience []string `json:"audience,omitempty"`
@@ -144,6 +151,15 @@ func ParseBlock(raw json.RawMessage) (Block, error) {
 	}
 	if b.Type == "" {
 		return Block{}, errors.New(`block has no "type"`)
+	}
+	if b.Type == TypeToolReference && b.Name == "" {
+		// Claude's API names the tool in tool_name.
+		var ref struct {
+			ToolName string `json:"tool_name"`
+		}
+		if json.Unmarshal(raw, &ref) == nil {
+			b.Name = ref.ToolName
+		}
 	}
 	b.Raw = append(json.RawMessage(nil), raw...)
 	return b, nil

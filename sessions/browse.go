@@ -40,6 +40,23 @@ type SessionSummary struct {
 	// when TokensPending is 0, partly approximate until then.
 	Tokens        int64
 	TokensPending int
+	// Title is the session's name as its harness keeps it; Kind what the
+	// transcript is (SessionInfo.Kind); AgentType and AgentDescription a
+	// subagent's, as recorded.
+	Title            string
+	Kind             string
+	AgentType        string
+	AgentDescription string
+	// ParentRowID is the sessions row of a subagent's (or compaction's)
+	// parent transcript: the session's own, sharing its session id; 0 for
+	// a session's own transcript, or when the parent is not indexed.
+	ParentRowID int64
+	// ModelCalls, Compactions, APIErrors and AbortedTurns count the
+	// transcript's per-call records and facts (calls.go).
+	ModelCalls   int
+	Compactions  int
+	APIErrors    int
+	AbortedTurns int
 }
 
 // SessionFilter narrows BrowseSessions. Search matches project, model,
@@ -77,14 +94,19 @@ const sessionSelect = `SELECT s.id, s.harness, s.session_id, s.agent_id, s.proje
 	COALESCE((SELECT SUM(r.text_bytes) FROM tool_results r WHERE r.session_id = s.id), 0),
 	s.input_tokens, s.cache_read_tokens, s.cache_write_tokens, s.output_tokens, s.reasoning_tokens,
 	COALESCE((SELECT SUM(r.rank_tokens) FROM tool_results r WHERE r.session_id = s.id), 0) AS tokens,
-	(SELECT COUNT(*) FROM tool_results r WHERE r.session_id = s.id AND r.est_tokens IS NULL)
+	(SELECT COUNT(*) FROM tool_results r WHERE r.session_id = s.id AND r.est_tokens IS NULL),
+	s.title, s.transcript_kind, s.agent_type, s.agent_description,
+	CASE WHEN s.agent_id = '' THEN 0 ELSE COALESCE((SELECT p.id FROM sessions p
+	  WHERE p.session_id = s.session_id AND p.harness = s.harness AND p.agent_id = '' ORDER BY p.id LIMIT 1), 0) END,
+	s.model_calls, s.compactions, s.api_errors, s.aborted_turns
 FROM sessions s JOIN files f ON f.id = s.file_id`
 
 func scanSession(sc interface{ Scan(...any) error }) (SessionSummary, error) {
 	var s SessionSummary
 	err := sc.Scan(&s.ID, &s.Harness, &s.SessionID, &s.AgentID, &s.Project, &s.Cwd, &s.Model, &s.Route,
 		&s.Started, &s.Ended, &s.File, &s.ToolResults, &s.Images, &s.SpillNotices, &s.TextBytes,
-		&s.Input, &s.CacheRead, &s.CacheWrite, &s.Output, &s.Reasoning, &s.Tokens, &s.TokensPending)
+		&s.Input, &s.CacheRead, &s.CacheWrite, &s.Output, &s.Reasoning, &s.Tokens, &s.TokensPending,
+		&s.Title, &s.Kind, &s.AgentType, &s.AgentDescription, &s.ParentRowID, &s.ModelCalls, &s.Compactions, &s.APIErrors, &s.AbortedTurns)
 	return s, err
 }
 
@@ -245,17 +267,41 @@ func (d *DB) BrowseDiagnostics(ctx context.Context, limit int) ([]Diagnostic, er
 	if limit <= 0 || limit > 10000 {
 		limit = 1000
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT f.path, dg.line, dg.code, dg.params, dg.message FROM diagnostics dg JOIN files f ON f.id = dg.file_id
+	rows, err := d.db.QueryContext(ctx, `SELECT f.path, dg.line, dg.code, dg.params, dg.message, 1 FROM diagnostics dg JOIN files f ON f.id = dg.file_id
 ORDER BY f.path, dg.line LIMIT ?`, limit)
 	if err != nil {
 		return nil, fmt.Errorf("sessions: list diagnostics: %w", err)
 	}
+	return scanDiagnostics(rows)
+}
+
+// DiagnosticGroups lists diagnostics as the panel shows them: one row per
+// file, code and subject (unknown types and field values are a row each
+// already), the first of its kind in the file standing for all of them with
+// their Count, so ten thousand files with the same fault stay a list one
+// can read.
+func (d *DB) DiagnosticGroups(ctx context.Context, limit int) ([]Diagnostic, error) {
+	if limit <= 0 || limit > 10000 {
+		limit = 1000
+	}
+	// SQLite takes the bare columns of an aggregate with MIN() from the row
+	// holding the minimum: the first line's params and message.
+	rows, err := d.db.QueryContext(ctx, `SELECT f.path, MIN(dg.line), dg.code, dg.params, dg.message, COUNT(*)
+FROM diagnostics dg JOIN files f ON f.id = dg.file_id
+GROUP BY dg.file_id, dg.code, dg.subject ORDER BY f.path, MIN(dg.line), dg.code LIMIT ?`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: list diagnostics: %w", err)
+	}
+	return scanDiagnostics(rows)
+}
+
+func scanDiagnostics(rows *sql.Rows) ([]Diagnostic, error) {
 	defer rows.Close()
 	var out []Diagnostic
 	for rows.Next() {
 		var dg Diagnostic
 		var params string
-		if err := rows.Scan(&dg.File, &dg.Line, &dg.Code, &params, &dg.Message); err != nil {
+		if err := rows.Scan(&dg.File, &dg.Line, &dg.Code, &params, &dg.Message, &dg.Count); err != nil {
 			return nil, fmt.Errorf("sessions: list diagnostics: %w", err)
 		}
 		dg.Params = map[string]string{}

@@ -366,10 +366,14 @@ func dshUsageKey(u dsh.Usage) string {
 	return ts
 }
 
+// usage records one model call: dsh's buckets are already disjoint (input
+// uncached; reasoning part of output), as every per-call record is. Failed
+// attempts and compaction summaries are calls of their own.
 func (d *dshPass) usage(u dsh.Usage) {
 	t := u.Tokens
-	d.p.AddUsage(Usage{Key: dshUsageKey(u), Input: t.InputTokens, CacheRead: t.CacheReadTokens, CacheWrite: t.CacheWriteTokens,
-		Output: t.OutputTokens, Reasoning: t.ReasoningTokens})
+	d.p.AddModelCall(ModelCall{Key: dshUsageKey(u), At: dshTime(u.At), Line: u.Line,
+		Input: t.InputTokens, CacheRead: t.CacheReadTokens, CacheWrite: t.CacheWriteTokens,
+		Output: t.OutputTokens, Reasoning: t.ReasoningTokens, Model: u.Model, ContextWindow: u.ContextWindow})
 	d.p.SeeTime(dshTime(u.At))
 }
 
@@ -399,6 +403,13 @@ func (d *dshPass) session(s dsh.Session) {
 	info.ID = s.ID
 	if s.Origin == "subagent" && s.ParentSession != "" {
 		info.ID, info.AgentID = s.ParentSession, s.ID
+		info.Kind = TranscriptSubagent
+		if s.Descriptor != nil {
+			info.AgentType, info.AgentDescription = s.Descriptor.Mode, s.Descriptor.Label
+		}
+	}
+	if s.Title != "" {
+		info.Title = s.Title
 	}
 	info.Cwd, info.Project = s.Cwd, s.Cwd
 	info.Model = s.Model

@@ -659,6 +659,13 @@ func mergeSession(old, s SessionInfo, c candidate) SessionInfo {
 		Route:   s.Route,
 		Started: old.Started,
 		Ended:   old.Ended,
+		// A later pass's title (a rename) and description win. Both can
+		// quote what the user typed, so a credential in them is masked
+		// before it reaches the index.
+		Title:            maskedLabel(pick(s.Title, old.Title)),
+		Kind:             pick(s.Kind, old.Kind),
+		AgentType:        maskedLabel(pick(s.AgentType, old.AgentType)),
+		AgentDescription: maskedLabel(pick(s.AgentDescription, old.AgentDescription)),
 	}
 	if s.Started != "" && (out.Started == "" || s.Started < out.Started) {
 		out.Started = s.Started
@@ -674,6 +681,13 @@ func mergeSession(old, s SessionInfo, c candidate) SessionInfo {
 		out.Project = filepath.Base(filepath.Dir(c.path))
 	}
 	return out
+}
+
+// maskedLabel is a session's name or description as stored: every
+// credential value in it masked.
+func maskedLabel(s string) string {
+	m, _ := links.Mask(s)
+	return m
 }
 
 // writeFile commits everything read from one source in one transaction.
@@ -707,7 +721,8 @@ func (d *DB) writeFile(ctx context.Context, c candidate, prev *fileRow, st ReadS
 	if err != nil {
 		return fmt.Errorf("sessions: index %s: %w", c.path, err)
 	}
-	steps := []func(*Parsed, []resultExtra) error{w.sessions, w.calls, w.usage, w.compactions, w.results, w.replacements, w.diagnostics, w.sessionTotals}
+	steps := []func(*Parsed, []resultExtra) error{w.sessions, w.calls, w.usage, w.modelCalls, w.compactions, w.events, w.results, w.cuts,
+		w.replacements, w.diagnostics, w.sessionTotals}
 	for _, step := range steps {
 		if err := step(p, extras); err != nil {
 			return fmt.Errorf("sessions: index %s: %w", c.path, err)
@@ -750,14 +765,16 @@ type storedSession struct {
 // by their harness session id. A session seen before whose route changed
 // has its token counts redone.
 func (w *fileWriter) sessions(p *Parsed, _ []resultExtra) error {
-	rows, err := w.tx.QueryContext(w.ctx, `SELECT id, session_id, agent_id, project, cwd, model, route, started_at, ended_at FROM sessions WHERE file_id = ? ORDER BY id`, w.fileID)
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT id, session_id, agent_id, project, cwd, model, route, started_at, ended_at,
+  title, transcript_kind, agent_type, agent_description FROM sessions WHERE file_id = ? ORDER BY id`, w.fileID)
 	if err != nil {
 		return err
 	}
 	var stored []storedSession
 	for rows.Next() {
 		var s storedSession
-		if err := rows.Scan(&s.row, &s.ID, &s.AgentID, &s.Project, &s.Cwd, &s.Model, &s.Route, &s.Started, &s.Ended); err != nil {
+		if err := rows.Scan(&s.row, &s.ID, &s.AgentID, &s.Project, &s.Cwd, &s.Model, &s.Route, &s.Started, &s.Ended,
+			&s.Title, &s.Kind, &s.AgentType, &s.AgentDescription); err != nil {
 			rows.Close()
 			return err
 		}
@@ -834,15 +851,18 @@ func (w *fileWriter) upsertSession(old *storedSession, s SessionInfo) (int64, Se
 	}
 	var row int64
 	if old == nil {
-		err := w.tx.QueryRowContext(w.ctx, `INSERT INTO sessions (file_id, harness, session_id, agent_id, project, cwd, model, route, started_at, ended_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, w.fileID, w.c.harness, m.ID, m.AgentID, m.Project, m.Cwd, m.Model, route, m.Started, m.Ended).Scan(&row)
+		err := w.tx.QueryRowContext(w.ctx, `INSERT INTO sessions (file_id, harness, session_id, agent_id, project, cwd, model, route, started_at, ended_at,
+  title, transcript_kind, agent_type, agent_description)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, w.fileID, w.c.harness, m.ID, m.AgentID, m.Project, m.Cwd, m.Model, route, m.Started, m.Ended,
+			m.Title, m.Kind, m.AgentType, m.AgentDescription).Scan(&row)
 		if err != nil {
 			return 0, m, fmt.Errorf("session: %w", err)
 		}
 	} else {
 		row = old.row
-		if _, err := w.tx.ExecContext(w.ctx, `UPDATE sessions SET harness = ?, session_id = ?, agent_id = ?, project = ?, cwd = ?, model = ?, route = ?, started_at = ?, ended_at = ? WHERE id = ?`,
-			w.c.harness, m.ID, m.AgentID, m.Project, m.Cwd, m.Model, route, m.Started, m.Ended, row); err != nil {
+		if _, err := w.tx.ExecContext(w.ctx, `UPDATE sessions SET harness = ?, session_id = ?, agent_id = ?, project = ?, cwd = ?, model = ?, route = ?, started_at = ?, ended_at = ?,
+  title = ?, transcript_kind = ?, agent_type = ?, agent_description = ? WHERE id = ?`,
+			w.c.harness, m.ID, m.AgentID, m.Project, m.Cwd, m.Model, route, m.Started, m.Ended, m.Title, m.Kind, m.AgentType, m.AgentDescription, row); err != nil {
 			return 0, m, fmt.Errorf("session: %w", err)
 		}
 		// A session seen before keeps its results: counts made on another
@@ -1015,6 +1035,7 @@ func (w *fileWriter) results(p *Parsed, extras []resultExtra) error {
 		}
 		next[k] = ord + 1
 		r.Ordinal = ord
+		p.Results[i].Ordinal = ord
 		var kind, path, resolved, state any
 		if r.Notice != nil {
 			kind, path, state = r.Notice.Kind, r.Notice.Path, x.spill.State
@@ -1082,27 +1103,6 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...
 	return nil
 }
 
-// compactions stores the pass's compaction events; a wholly re-read
-// source's are replaced.
-func (w *fileWriter) compactions(p *Parsed, _ []resultExtra) error {
-	if w.mode == ReadAll {
-		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM compactions WHERE `+fileSessions, w.fileID); err != nil {
-			return fmt.Errorf("compactions: %w", err)
-		}
-	}
-	for _, c := range p.Compactions {
-		row, _, err := w.sessionRow(c.Session)
-		if err != nil {
-			return err
-		}
-		if err := w.sc.exec(`INSERT OR REPLACE INTO compactions (session_id, key, kind, at, line, tokens_before, tokens_after) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			row, c.Key, c.Kind, c.Time, c.Line, c.Before, c.After); err != nil {
-			return fmt.Errorf("compaction: %w", err)
-		}
-	}
-	return nil
-}
-
 // diagnostics replaces a wholly re-read source's diagnostics; a resumed
 // pass adds its own, folding counts into the row of the same kind.
 func (w *fileWriter) diagnostics(p *Parsed, _ []resultExtra) error {
@@ -1151,12 +1151,21 @@ func (w *fileWriter) sessionTotals(*Parsed, []resultExtra) error {
   tool_results = (SELECT COUNT(*) FROM tool_results r WHERE r.session_id = sessions.id),
   tool_result_images = (SELECT COUNT(*) FROM result_attachments ra JOIN tool_results r ON r.id = ra.result_id WHERE r.session_id = sessions.id),
   spill_notices = (SELECT COUNT(*) FROM tool_results r WHERE r.session_id = sessions.id AND r.spill_kind IS NOT NULL),
-  input_tokens = (SELECT COALESCE(SUM(input), 0) FROM usage u WHERE u.session_id = sessions.id),
-  cache_read_tokens = (SELECT COALESCE(SUM(cache_read), 0) FROM usage u WHERE u.session_id = sessions.id),
-  cache_write_tokens = (SELECT COALESCE(SUM(cache_write), 0) FROM usage u WHERE u.session_id = sessions.id),
-  output_tokens = (SELECT COALESCE(SUM(output), 0) FROM usage u WHERE u.session_id = sessions.id),
+  input_tokens = (SELECT COALESCE(SUM(input), 0) FROM usage u WHERE u.session_id = sessions.id)
+    + (SELECT COALESCE(SUM(input), 0) FROM model_calls c WHERE c.session_id = sessions.id),
+  cache_read_tokens = (SELECT COALESCE(SUM(cache_read), 0) FROM usage u WHERE u.session_id = sessions.id)
+    + (SELECT COALESCE(SUM(cache_read), 0) FROM model_calls c WHERE c.session_id = sessions.id),
+  cache_write_tokens = (SELECT COALESCE(SUM(cache_write), 0) FROM usage u WHERE u.session_id = sessions.id)
+    + (SELECT COALESCE(SUM(cache_write), 0) FROM model_calls c WHERE c.session_id = sessions.id),
+  output_tokens = (SELECT COALESCE(SUM(output), 0) FROM usage u WHERE u.session_id = sessions.id)
+    + (SELECT COALESCE(SUM(output), 0) FROM model_calls c WHERE c.session_id = sessions.id),
   reasoning_tokens = (SELECT COALESCE(SUM(reasoning), 0) FROM usage u WHERE u.session_id = sessions.id)
-WHERE file_id = ?`, w.fileID)
+    + (SELECT COALESCE(SUM(reasoning), 0) FROM model_calls c WHERE c.session_id = sessions.id),
+  model_calls = (SELECT COUNT(*) FROM model_calls c WHERE c.session_id = sessions.id),
+  compactions = (SELECT COUNT(*) FROM compactions c WHERE c.session_id = sessions.id),
+  api_errors = (SELECT COUNT(*) FROM session_events e WHERE e.session_id = sessions.id AND e.kind = ?2),
+  aborted_turns = (SELECT COUNT(*) FROM session_events e WHERE e.session_id = sessions.id AND e.kind = ?3)
+WHERE file_id = ?1`, w.fileID, EventAPIError, EventTurnAborted)
 	if err != nil {
 		return fmt.Errorf("session totals: %w", err)
 	}

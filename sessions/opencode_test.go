@@ -96,7 +96,7 @@ func TestOpenCodeDatabase(t *testing.T) {
 	oc.part(t, "ses_a", "msg_2", "prt_05", ocStep(100, 20, 300, 40))
 	oc.part(t, "ses_a", "msg_2", "prt_06", map[string]any{"type": "compaction", "auto": true})
 	oc.part(t, "ses_a", "msg_2", "prt_07", map[string]any{"type": "hologram"})
-	oc.message(t, "ses_a", "msg_3", "assistant", "summary", true, "tokens", map[string]any{"input": 50, "output": 5})
+	oc.message(t, "ses_a", "msg_3", "assistant", "summary", true, "parentID", "msg_2", "tokens", map[string]any{"input": 50, "output": 5})
 	oc.message(t, "ses_b", "msg_4", "assistant")
 	oc.part(t, "ses_b", "msg_4", "prt_08", ocTool("c_grep", "grep", "completed", "a.go:1: match", nil))
 
@@ -136,12 +136,19 @@ func TestOpenCodeDatabase(t *testing.T) {
 		ss := sessionsOf(t, d, HarnessOpenCode)
 		a := ss["ses_a"]
 		// The step-finish part's call, and the summary message's own (it
-		// has no step-finish part).
-		if a.Project != "/w/ses_a" || a.Model != "claude-sonnet-4-5" || a.Input != 150 || a.CacheRead != 300 || a.CacheWrite != 40 || a.Output != 25 || a.Reasoning != 7 {
+		// has no step-finish part); output counts the reasoning.
+		if a.Project != "/w/ses_a" || a.Model != "claude-sonnet-4-5" || a.Input != 150 || a.CacheRead != 300 || a.CacheWrite != 40 || a.Output != 25+7 ||
+			a.Reasoning != 7 || a.ModelCalls != 2 {
 			t.Errorf("session a %+v", a)
 		}
+		mc, err := d.ModelCalls(t.Context(), a.ID)
+		if err != nil || len(mc) != 2 || mc[0].Model != "claude-sonnet-4-5" || mc[0].Output != mc[0].Reasoning+20 || mc[1].Key != "msg_3" || mc[1].Input != 50 {
+			t.Errorf("model calls %+v %v", mc, err)
+		}
+		// The compaction part and the summary answering it (its parentID
+		// is the part's message) are one compaction.
 		cs := compactionsOf(t, d, a)
-		if len(cs) != 2 || cs[0].Kind == cs[1].Kind {
+		if len(cs) != 1 || cs[0].Key != "message:msg_2" || cs[0].Kind != CompactionOpenCode || cs[0].Trigger != "auto" || a.Compactions != 1 {
 			t.Errorf("compactions %+v", cs)
 		}
 		if got := diagCodes(t, d); got[DiagUnknownItem] != 1 || len(got) != 1 {

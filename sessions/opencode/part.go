@@ -79,6 +79,7 @@ type partJSON struct {
 type messageJSON struct {
 	ID         string `json:"id"`
 	SessionID  string `json:"sessionID"`
+	ParentID   string `json:"parentID"`
 	Role       string `json:"role"`
 	ModelID    string `json:"modelID"`
 	ProviderID string `json:"providerID"`
@@ -208,7 +209,7 @@ func (e *emitter) message(m *messageJSON, hasStepFinish bool, w where) error {
 		}
 	}
 	if m.isSummary() && e.h.Compaction != nil {
-		return e.h.Compaction(Compaction{Kind: CompactionSummary, SessionID: m.SessionID, MessageID: m.ID,
+		return e.h.Compaction(Compaction{Kind: CompactionSummary, SessionID: m.SessionID, MessageID: m.ID, ParentID: m.ParentID,
 			Time: ms(m.Time.Created), Line: w.line, Row: w.row})
 	}
 	return nil

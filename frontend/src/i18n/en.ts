@@ -148,6 +148,7 @@ export const en = {
     diagnosticsShow: 'Show skipped lines',
     diagnosticsHide: 'Hide skipped lines',
     diagnosticsNone: 'No lines were skipped.',
+    diagnosticsMore: '(and {n} more like it in this file)',
     line: 'line',
   },
   sessions: {
@@ -176,6 +177,7 @@ export const en = {
     noUsage: 'not recorded',
     cacheShort: '+ cache',
     subagent: 'subagent',
+    compaction: 'compaction',
     keyboardHint: '↑/↓ move · Enter opens · Esc goes back',
   },
   largest: {
@@ -222,6 +224,9 @@ export const en = {
     estimated: 'Estimated tokens',
     notice: 'Spill notice',
     looksLike: 'looks like a spill notice ({kind})',
+    cutBy: 'truncated by {harness}: originally {tokens} tokens',
+    cutByUnsized: 'truncated by {harness}',
+    cutOriginalKept: 'The session log keeps the complete output beside it.',
     fileFound: 'file found',
     fileMissing: 'spill file missing',
     fileOutside: 'not opened: outside the folders Spillscope reads',
@@ -230,6 +235,9 @@ export const en = {
     source: 'Source',
     file: 'Session file',
     sessionId: 'Session id',
+    name: 'Title',
+    facts: 'Calls',
+    factsLine: '{calls} model calls · {compactions} compactions · {apiErrors} API errors retried · {aborted} aborted turns',
     ended: 'Ended',
     totalEstimated: 'Estimated (tool results)',
     providerIn: 'Provider input',
@@ -570,6 +578,8 @@ export const en = {
     'not-a-source': 'not a {harness} source: {detail}',
     'torn-tail': 'the file ends inside a record from byte {offset} (still being written, or cut by a crash); it is read once complete',
     'log-problem': '{detail}',
+    'unknown-field': 'unknown {field} "{value}" in {count} records, the first at line {firstLine}',
+    'unknown-field-one': 'unknown {field} "{value}" at line {firstLine}',
   },
 } as const;
 

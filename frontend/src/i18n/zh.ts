@@ -148,6 +148,7 @@ export const zh = {
     diagnosticsShow: '显示被跳过的行',
     diagnosticsHide: '隐藏被跳过的行',
     diagnosticsNone: '没有跳过任何行。',
+    diagnosticsMore: '（此文件中还有 {n} 条同类）',
     line: '行',
   },
   sessions: {
@@ -176,6 +177,7 @@ export const zh = {
     noUsage: '未记录',
     cacheShort: '+ 缓存',
     subagent: '子代理',
+    compaction: '压缩',
     keyboardHint: '↑/↓ 移动 · Enter 打开 · Esc 返回',
   },
   largest: {
@@ -222,6 +224,9 @@ export const zh = {
     estimated: '估算 token',
     notice: 'Spill 提示',
     looksLike: '看起来像 spill 提示（{kind}）',
+    cutBy: '由 {harness} 截断：原为 {tokens} 个 token',
+    cutByUnsized: '由 {harness} 截断',
+    cutOriginalKept: '会话日志在旁边保留了完整输出。',
     fileFound: '文件存在',
     fileMissing: 'spill 文件缺失',
     fileOutside: '未打开：不在 Spillscope 读取的文件夹内',
@@ -230,6 +235,9 @@ export const zh = {
     source: '来源',
     file: '会话文件',
     sessionId: '会话 ID',
+    name: '标题',
+    facts: '调用',
+    factsLine: '{calls} 次模型调用 · {compactions} 次压缩 · 重试了 {apiErrors} 次 API 错误 · {aborted} 个被中止的轮次',
     ended: '结束时间',
     totalEstimated: '估算（工具结果）',
     providerIn: '服务商输入',
@@ -568,5 +576,7 @@ export const zh = {
     'not-a-source': '不是 {harness} 的来源：{detail}',
     'torn-tail': '文件在第 {offset} 字节起的记录中途结束（仍在写入，或因崩溃被截断）；写完后再读取',
     'log-problem': '{detail}',
+    'unknown-field': '未知的 {field} "{value}"：共 {count} 条记录，第一条在第 {firstLine} 行',
+    'unknown-field-one': '未知的 {field} "{value}"：在第 {firstLine} 行',
   },
 } satisfies Localized<typeof en>;

@@ -318,6 +318,7 @@ export namespace app {
 	    code: string;
 	    params: {[key: string]: string};
 	    message: string;
+	    count: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Diagnostic(source);
@@ -330,6 +331,7 @@ export namespace app {
 	        this.code = source["code"];
 	        this.params = source["params"];
 	        this.message = source["message"];
+	        this.count = source["count"];
 	    }
 	}
 	export class FileAction {
@@ -995,6 +997,15 @@ export namespace app {
 	    cacheWriteTokens: number;
 	    tokens: number;
 	    tokensExact: boolean;
+	    title: string;
+	    kind: string;
+	    parentId: number;
+	    agentType: string;
+	    agentDescription: string;
+	    modelCalls: number;
+	    compactions: number;
+	    apiErrors: number;
+	    abortedTurns: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new SessionRow(source);
@@ -1023,6 +1034,15 @@ export namespace app {
 	        this.cacheWriteTokens = source["cacheWriteTokens"];
 	        this.tokens = source["tokens"];
 	        this.tokensExact = source["tokensExact"];
+	        this.title = source["title"];
+	        this.kind = source["kind"];
+	        this.parentId = source["parentId"];
+	        this.agentType = source["agentType"];
+	        this.agentDescription = source["agentDescription"];
+	        this.modelCalls = source["modelCalls"];
+	        this.compactions = source["compactions"];
+	        this.apiErrors = source["apiErrors"];
+	        this.abortedTurns = source["abortedTurns"];
 	    }
 	}
 	export class ResultRow {
@@ -1044,6 +1064,9 @@ export namespace app {
 	    noticeFileState: string;
 	    file: string;
 	    line: number;
+	    cutBy: string;
+	    cutOriginalTokens: number;
+	    hasOriginal: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ResultRow(source);
@@ -1069,6 +1092,9 @@ export namespace app {
 	        this.noticeFileState = source["noticeFileState"];
 	        this.file = source["file"];
 	        this.line = source["line"];
+	        this.cutBy = source["cutBy"];
+	        this.cutOriginalTokens = source["cutOriginalTokens"];
+	        this.hasOriginal = source["hasOriginal"];
 	    }
 	}
 	export class ResultDetail {
