@@ -1,7 +1,7 @@
 // Process harness for the end-to-end tests: starts Xvfb and the dev-tagged
 // app in their own process groups and always stops them by group, also when
 // a test fails or the runner is interrupted.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -116,6 +116,18 @@ export function binary(rel, how) {
   const p = join(repoDir, rel);
   if (!existsSync(p)) throw new Error(`${p} is missing; build it with: ${how}`);
   return p;
+}
+
+/**
+ * harnessRoots asks the command line (`spillscope harnesses`, the same
+ * registry the window reads) for each harness's usual session folders under
+ * env, in the registry's order: [{harness, path, exists}].
+ */
+export function harnessRoots(env) {
+  const cli = binary('build/bin/spillscope', 'make build/bin/spillscope');
+  const r = spawnSync(cli, ['harnesses'], { encoding: 'utf8', env, timeout: 30000 });
+  if (r.status !== 0) throw new Error(`"spillscope harnesses" exited ${r.status}: ${(r.stderr || '').trim().slice(0, 300)}`);
+  return JSON.parse(r.stdout).harnesses.flatMap((h) => h.roots.map((root) => ({ harness: h.name, path: root.path, exists: root.exists })));
 }
 
 export function readJSON(p) {
