@@ -57,8 +57,8 @@ func BenchmarkListPages(b *testing.B) {
 			_, err := d.Results(ctx, ResultFilter{SessionRowID: one[0].ID, Order: OrderTokens, Limit: page})
 			return err
 		}},
-		{"links/first", func() error { _, err := d.BrowseLinks(ctx, false, page, 0); return err }},
-		{"links/count", func() error { _, err := d.CountLinks(ctx, false); return err }},
+		{"links/first", func() error { _, err := d.BrowseLinks(ctx, LinkFilter{Limit: page}); return err }},
+		{"links/count", func() error { _, err := d.CountLinks(ctx, LinkFilter{}); return err }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()

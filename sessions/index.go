@@ -414,8 +414,9 @@ type attachRef struct {
 }
 
 type linkRow struct {
-	block                    int
-	shown, reason, parameter string
+	block                          int
+	shown, reason, parameter, host string
+	ordinal                        int
 }
 
 // Attachment is one stored image.
@@ -508,14 +509,21 @@ func (d *DB) processResult(r *ToolResult, c candidate, p *Parsed, roots []string
 	ref := d.sessionRef(c.harness, c.path, c.root, sid, roots)
 	for _, v := range links.Classify(r.Blocks) {
 		if v.Kind != links.KindItself && v.Kind != "" {
-			x.links = append(x.links, linkRow{block: v.Index, shown: v.Kind, reason: v.Reason, parameter: v.Parameter})
+			l := linkRow{block: v.Index, shown: v.Kind, reason: v.Reason, parameter: v.Parameter}
+			if v.Index < len(r.Blocks) && v.Kind != links.KindMarker {
+				l.host = links.URIHost(r.Blocks[v.Index].URI)
+			}
+			x.links = append(x.links, l)
 		}
 	}
 	for i, b := range r.Blocks {
 		switch b.Type {
 		case retention.TypeText:
-			for _, fd := range links.ScanText(b.Text) {
-				x.links = append(x.links, linkRow{block: i, shown: "text", reason: fd.Reason, parameter: fd.Parameter})
+			// Every URL, safe ones too (an empty reason): the audit counts
+			// what reached the model as plain text.
+			for k, fd := range links.FindURLs(b.Text) {
+				x.links = append(x.links, linkRow{block: i, shown: LinkInText, reason: fd.Reason, parameter: fd.Parameter,
+					host: links.URIHost(links.FoundURI(b.Text, fd)), ordinal: k})
 			}
 		case retention.TypeImage:
 			att, err := d.storeImage(b, ref)
@@ -1008,8 +1016,8 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...
 			}
 		}
 		for _, l := range x.links {
-			if err := w.sc.exec(`INSERT INTO links (result_id, block_index, shown, reason, parameter) VALUES (?, ?, ?, ?, ?)`,
-				rid, l.block, l.shown, l.reason, l.parameter); err != nil {
+			if err := w.sc.exec(`INSERT INTO links (result_id, block_index, shown, reason, parameter, host, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+				rid, l.block, l.shown, l.reason, l.parameter, l.host, l.ordinal); err != nil {
 				return fmt.Errorf("link: %w", err)
 			}
 		}
