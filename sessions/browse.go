@@ -196,3 +196,23 @@ ORDER BY f.path, dg.line LIMIT ?`, limit)
 	}
 	return out, rows.Err()
 }
+
+// IndexedRoots lists the session roots the index has read files from, so a
+// writer can keep out of every one of them, the ones no longer configured
+// included.
+func (d *DB) IndexedRoots(ctx context.Context) ([]string, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT DISTINCT root FROM files ORDER BY root`)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: indexed roots: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var r string
+		if err := rows.Scan(&r); err != nil {
+			return nil, fmt.Errorf("sessions: indexed roots: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

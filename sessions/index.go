@@ -116,8 +116,6 @@ func CheckDBPath(dbPath string, roots []string) error {
 func cleanRoots(dbPath string, roots []string, env Env) ([]string, error) {
 	out := make([]string, 0, len(roots))
 	attaches := filepath.Join(filepath.Dir(dbPath), "attachments")
-	dbReal := realPath(dbPath)
-	attReal := realPath(attaches)
 	for _, r := range roots {
 		abs, err := NormalizeRoot(r, env)
 		if err != nil {
@@ -130,8 +128,9 @@ func cleanRoots(dbPath string, roots []string, env Env) ([]string, error) {
 		if !st.IsDir() {
 			return nil, fmt.Errorf("sessions: root %q is not a folder", r)
 		}
-		rr := realPath(abs)
-		if within(dbReal, rr) || within(attReal, rr) || within(dbPath, abs) || within(attaches, abs) {
+		_, dbIn := RootOf(dbPath, []string{abs})
+		_, attIn := RootOf(attaches, []string{abs})
+		if dbIn || attIn {
 			return nil, fmt.Errorf("%w: %s is under %s", ErrDBInsideRoot, dbPath, abs)
 		}
 		out = append(out, abs)
@@ -152,6 +151,23 @@ func realPath(p string) string {
 		}
 		rest = filepath.Join(filepath.Base(q), rest)
 	}
+}
+
+// RootOf reports the root of roots that path lies in, comparing both as
+// written and with symlinks resolved on each side, so no spelling of a
+// session folder slips past: the one check for every file the app writes
+// (the index, the attachment store, an export).
+func RootOf(path string, roots []string) (string, bool) {
+	p, pr := filepath.Clean(path), realPath(path)
+	for _, r := range roots {
+		if r == "" {
+			continue
+		}
+		if within(p, filepath.Clean(r)) || within(pr, realPath(r)) {
+			return r, true
+		}
+	}
+	return "", false
 }
 
 // within reports whether p is root or inside it.
