@@ -28,13 +28,20 @@ var assets embed.FS
 var icon []byte
 
 func main() {
-	if len(os.Args) > 1 && cli.IsSubcommand(os.Args[1]) {
-		os.Exit(cli.Run(cli.Env{
-			Stdin:            os.Stdin,
-			Stdout:           os.Stdout,
-			Stderr:           os.Stderr,
-			StderrIsTerminal: isatty.IsTerminal(os.Stderr.Fd()),
-		}, os.Args[1:]))
+	env := cli.Env{
+		Stdin:            os.Stdin,
+		Stdout:           os.Stdout,
+		Stderr:           os.Stderr,
+		StderrIsTerminal: isatty.IsTerminal(os.Stderr.Fd()),
+		// Subcommands that read through the window's services.
+		Extra: map[string]cli.Command{
+			"export": {Summary: app.ExportSummary, Run: func(env cli.Env, args []string) int {
+				return app.RunExport(env.Stdout, env.Stderr, env.Getenv, args)
+			}},
+		},
+	}
+	if len(os.Args) > 1 && env.IsSubcommand(os.Args[1]) {
+		os.Exit(cli.Run(env, os.Args[1:]))
 	}
 	if err := runWindow(); err != nil {
 		fmt.Fprintln(os.Stderr, "spillscope:", err)
@@ -56,6 +63,7 @@ func runWindow() error {
 	sessionsSvc := app.NewSessions(store)
 	retentionSvc := app.NewRetention(store)
 	linksSvc := app.NewLinks(store)
+	exportsSvc := app.NewExports(store, sessionsSvc, retentionSvc, linksSvc)
 	return wails.Run(&options.App{
 		Title:            "Spillscope",
 		Width:            1280,
@@ -70,8 +78,9 @@ func runWindow() error {
 		OnStartup: func(ctx context.Context) {
 			appSvc.Startup(ctx)
 			sessionsSvc.Startup(ctx)
+			exportsSvc.Startup(ctx)
 		},
-		Bind: []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc},
+		Bind: []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc, exportsSvc},
 		// Bound methods fail with a code and params the window translates.
 		ErrorFormatter: app.FormatError,
 		Linux: &linux.Options{

@@ -12,9 +12,11 @@ import (
 type Store struct {
 	cfg      Config
 	settings *SettingsStore
-	once     sync.Once
-	db       *sessions.DB
-	err      error
+	// dbPath overrides where the index lives (the CLI's --db).
+	dbPath string
+	once   sync.Once
+	db     *sessions.DB
+	err    error
 }
 
 // NewStore prepares (but does not open) the index in cfg.DataDir; the
@@ -24,8 +26,22 @@ func NewStore(cfg Config, settings *SettingsStore) *Store {
 	return &Store{cfg: cfg, settings: settings}
 }
 
+// NewStoreAt is NewStore over the index at dbPath (the CLI's --db); its
+// attachment store is beside it, as the index keeps it.
+func NewStoreAt(cfg Config, settings *SettingsStore, dbPath string) *Store {
+	return &Store{cfg: cfg, settings: settings, dbPath: dbPath}
+}
+
 // DBPath is where the index lives.
-func (s *Store) DBPath() string { return filepath.Join(s.cfg.DataDir, "index.db") }
+func (s *Store) DBPath() string {
+	if s.dbPath != "" {
+		return s.dbPath
+	}
+	return filepath.Join(s.cfg.DataDir, "index.db")
+}
+
+// DataDir is the folder of the index and its attachment store.
+func (s *Store) DataDir() string { return filepath.Dir(s.DBPath()) }
 
 // DB opens the index if needed.
 func (s *Store) DB() (*sessions.DB, error) {

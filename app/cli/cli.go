@@ -20,11 +20,41 @@ type Env struct {
 	StderrIsTerminal bool
 	// Getenv looks up environment variables (XDG paths); nil means os.Getenv.
 	Getenv func(string) string
+	// Extra are subcommands the caller adds, listed and dispatched like the
+	// built-in ones: main adds those that read through the window's
+	// services (export), which this package cannot import.
+	Extra map[string]Command
+}
+
+// Command is a subcommand another package provides.
+type Command struct {
+	// Summary is the one line the usage shows.
+	Summary string
+	// Run runs it with the arguments after its name; it returns the exit
+	// code (0 success, 1 a failure while running, 2 a usage error).
+	Run func(env Env, args []string) int
 }
 
 type command struct {
 	summary string
 	run     func(env Env, args []string) int
+}
+
+// all is the built-in subcommands and env's extra ones.
+func (env Env) all() map[string]command {
+	cmds := commands()
+	for name, c := range env.Extra {
+		if _, builtin := cmds[name]; !builtin {
+			cmds[name] = command{c.Summary, c.Run}
+		}
+	}
+	return cmds
+}
+
+// IsSubcommand is IsSubcommand over env's extra subcommands too.
+func (env Env) IsSubcommand(name string) bool {
+	_, extra := env.Extra[name]
+	return extra || IsSubcommand(name)
 }
 
 // Exit codes: 0 success, 1 a failure while running, 2 a usage error.
@@ -64,17 +94,17 @@ func Run(env Env, args []string) int {
 		env.Getenv = os.Getenv
 	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(env.Stdout)
+		usage(env.Stdout, env.all())
 		return exitOK
 	}
 	if args[0] == "version" || args[0] == "--version" {
 		fmt.Fprintln(env.Stdout, Version)
 		return exitOK
 	}
-	cmd, ok := commands()[args[0]]
+	cmd, ok := env.all()[args[0]]
 	if !ok {
 		fmt.Fprintf(env.Stderr, "spillscope: unknown subcommand %q\n", args[0])
-		usage(env.Stderr)
+		usage(env.Stderr, env.all())
 		return exitUsage
 	}
 	return cmd.run(env, args[1:])
@@ -83,11 +113,10 @@ func Run(env Env, args []string) int {
 // Version is the application version, shown by the window and the CLI.
 const Version = "0.1.0"
 
-func usage(w io.Writer) {
+func usage(w io.Writer, cmds map[string]command) {
 	fmt.Fprintln(w, "usage: spillscope [SUBCOMMAND] [FLAGS]")
 	fmt.Fprintln(w, "With no subcommand, spillscope opens the desktop app.")
 	fmt.Fprintln(w, "\nSubcommands:")
-	cmds := commands()
 	names := make([]string, 0, len(cmds))
 	for n := range cmds {
 		names = append(names, n)

@@ -13,6 +13,10 @@ import (
 	"spillscope/sessions"
 )
 
+// ParseBudgets reads "1000,2000,8000" as every subcommand takes a list of
+// budgets: each a valid maxInlineTokens.
+func ParseBudgets(s string) ([]int64, error) { return parseBudgets(s) }
+
 // parseBudgets reads "1000,2000,8000": each a valid maxInlineTokens.
 func parseBudgets(s string) ([]int64, error) {
 	if strings.TrimSpace(s) == "" {
