@@ -216,3 +216,22 @@ func (d *DB) IndexedRoots(ctx context.Context) ([]string, error) {
 	}
 	return out, rows.Err()
 }
+
+// SessionRowIDs lists the transcripts (sessions rows) of one harness
+// session id, the parent's first.
+func (d *DB) SessionRowIDs(ctx context.Context, sessionID string) ([]int64, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT id FROM sessions WHERE session_id = ? ORDER BY agent_id <> '', id`, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: session %q: %w", sessionID, err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("sessions: session %q: %w", sessionID, err)
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
