@@ -318,6 +318,226 @@ export namespace app {
 	        this.message = source["message"];
 	    }
 	}
+	export class ExportPathQuery {
+	    title: string;
+	    name: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExportPathQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.name = source["name"];
+	    }
+	}
+	export class ReportRequest {
+	    sessionId: number;
+	    budgets: number[];
+	    policies: string[];
+	    route: string;
+	    language: string;
+	    largest: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReportRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.budgets = source["budgets"];
+	        this.policies = source["policies"];
+	        this.route = source["route"];
+	        this.language = source["language"];
+	        this.largest = source["largest"];
+	    }
+	}
+	export class LinkQuery {
+	    onlyHidden: boolean;
+	    sessionId: number;
+	    reason: string;
+	    family: string;
+	    host: string;
+	    class: string;
+	    limit: number;
+	    offset: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new LinkQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.onlyHidden = source["onlyHidden"];
+	        this.sessionId = source["sessionId"];
+	        this.reason = source["reason"];
+	        this.family = source["family"];
+	        this.host = source["host"];
+	        this.class = source["class"];
+	        this.limit = source["limit"];
+	        this.offset = source["offset"];
+	    }
+	}
+	export class ResultsExport {
+	    list: string;
+	    sessionId: number;
+	    order: string;
+	    onlyNotices: boolean;
+	    query: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResultsExport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.list = source["list"];
+	        this.sessionId = source["sessionId"];
+	        this.order = source["order"];
+	        this.onlyNotices = source["onlyNotices"];
+	        this.query = source["query"];
+	    }
+	}
+	export class SweepPoliciesRequest {
+	    resultId: number;
+	    sessionId: number;
+	    budgets: number[];
+	    columns: CompareColumnSpec[];
+	    route: string;
+	    estimator: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SweepPoliciesRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resultId = source["resultId"];
+	        this.sessionId = source["sessionId"];
+	        this.budgets = source["budgets"];
+	        this.columns = this.convertValues(source["columns"], CompareColumnSpec);
+	        this.route = source["route"];
+	        this.estimator = source["estimator"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SweepRequest {
+	    resultId: number;
+	    sessionId: number;
+	    budgets: number[];
+	    route: string;
+	    policy: string;
+	    estimator: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SweepRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resultId = source["resultId"];
+	        this.sessionId = source["sessionId"];
+	        this.budgets = source["budgets"];
+	        this.route = source["route"];
+	        this.policy = source["policy"];
+	        this.estimator = source["estimator"];
+	    }
+	}
+	export class ExportRequest {
+	    what: string;
+	    format: string;
+	    path: string;
+	    sweep: SweepRequest;
+	    policies: SweepPoliciesRequest;
+	    results: ResultsExport;
+	    links: LinkQuery;
+	    compare: CompareRequest;
+	    report: ReportRequest;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExportRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.what = source["what"];
+	        this.format = source["format"];
+	        this.path = source["path"];
+	        this.sweep = this.convertValues(source["sweep"], SweepRequest);
+	        this.policies = this.convertValues(source["policies"], SweepPoliciesRequest);
+	        this.results = this.convertValues(source["results"], ResultsExport);
+	        this.links = this.convertValues(source["links"], LinkQuery);
+	        this.compare = this.convertValues(source["compare"], CompareRequest);
+	        this.report = this.convertValues(source["report"], ReportRequest);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ExportResult {
+	    path: string;
+	    rows: number;
+	    bytes: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExportResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.rows = source["rows"];
+	        this.bytes = source["bytes"];
+	    }
+	}
+	export class FacetCount {
+	    value: string;
+	    count: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new FacetCount(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.value = source["value"];
+	        this.count = source["count"];
+	    }
+	}
 	export class FileSlice {
 	    path: string;
 	    state: string;
@@ -500,6 +720,40 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class LinkFacets {
+	    reasons: FacetCount[];
+	    families: FacetCount[];
+	    hosts: FacetCount[];
+	
+	    static createFrom(source: any = {}) {
+	        return new LinkFacets(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.reasons = this.convertValues(source["reasons"], FacetCount);
+	        this.families = this.convertValues(source["families"], FacetCount);
+	        this.hosts = this.convertValues(source["hosts"], FacetCount);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class LinkRow {
 	    resultId: number;
 	    sessionId: number;
@@ -509,6 +763,9 @@ export namespace app {
 	    reason: string;
 	    parameter: string;
 	    inText: boolean;
+	    class: string;
+	    host: string;
+	    families: string[];
 	    tool: string;
 	    project: string;
 	    file: string;
@@ -531,6 +788,9 @@ export namespace app {
 	        this.reason = source["reason"];
 	        this.parameter = source["parameter"];
 	        this.inText = source["inText"];
+	        this.class = source["class"];
+	        this.host = source["host"];
+	        this.families = source["families"];
 	        this.tool = source["tool"];
 	        this.project = source["project"];
 	        this.file = source["file"];
@@ -545,6 +805,10 @@ export namespace app {
 	    total: number;
 	    hidden: number;
 	    inText: number;
+	    plain: number;
+	    redacted: number;
+	    stubbed: number;
+	    markers: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new LinkPage(source);
@@ -556,6 +820,10 @@ export namespace app {
 	        this.total = source["total"];
 	        this.hidden = source["hidden"];
 	        this.inText = source["inText"];
+	        this.plain = source["plain"];
+	        this.redacted = source["redacted"];
+	        this.stubbed = source["stubbed"];
+	        this.markers = source["markers"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -576,22 +844,7 @@ export namespace app {
 		    return a;
 		}
 	}
-	export class LinkQuery {
-	    onlyHidden: boolean;
-	    limit: number;
-	    offset: number;
 	
-	    static createFrom(source: any = {}) {
-	        return new LinkQuery(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.onlyHidden = source["onlyHidden"];
-	        this.limit = source["limit"];
-	        this.offset = source["offset"];
-	    }
-	}
 	
 	
 	
@@ -785,6 +1038,7 @@ export namespace app {
 		    return a;
 		}
 	}
+	
 	export class SessionRow {
 	    id: number;
 	    harness: string;
@@ -971,6 +1225,7 @@ export namespace app {
 	        this.reveal = source["reveal"];
 	    }
 	}
+	
 	
 	export class ResultsQuery {
 	    sessionId: number;
@@ -1294,68 +1549,8 @@ export namespace app {
 	        this.reveal = source["reveal"];
 	    }
 	}
-	export class SweepPoliciesRequest {
-	    resultId: number;
-	    sessionId: number;
-	    budgets: number[];
-	    columns: CompareColumnSpec[];
-	    route: string;
-	    estimator: string;
 	
-	    static createFrom(source: any = {}) {
-	        return new SweepPoliciesRequest(source);
-	    }
 	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.resultId = source["resultId"];
-	        this.sessionId = source["sessionId"];
-	        this.budgets = source["budgets"];
-	        this.columns = this.convertValues(source["columns"], CompareColumnSpec);
-	        this.route = source["route"];
-	        this.estimator = source["estimator"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class SweepRequest {
-	    resultId: number;
-	    sessionId: number;
-	    budgets: number[];
-	    route: string;
-	    policy: string;
-	    estimator: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new SweepRequest(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.resultId = source["resultId"];
-	        this.sessionId = source["sessionId"];
-	        this.budgets = source["budgets"];
-	        this.route = source["route"];
-	        this.policy = source["policy"];
-	        this.estimator = source["estimator"];
-	    }
-	}
 	export class SweepRow {
 	    budget: number;
 	    results: number;
