@@ -20,7 +20,7 @@ import (
 func exportOf(t *testing.T, e *Exports, req ExportRequest) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if _, err := e.Write(&b, req); err != nil {
+	if _, err := e.render(&b, req); err != nil {
 		t.Fatalf("export %s as %s: %v", req.What, req.Format, err)
 	}
 	return b.Bytes()
@@ -301,7 +301,7 @@ func TestExportPathGuard(t *testing.T) {
 		t.Fatal(err)
 	}
 	if want := exportOf(t, e, req); !bytes.Equal(got, want) || res.Bytes != int64(len(want)) || res.Rows == 0 {
-		t.Errorf("wrote %d bytes (%+v), Write gives %d", len(got), res, len(want))
+		t.Errorf("wrote %d bytes (%+v), render gives %d", len(got), res, len(want))
 	}
 	left, _ := filepath.Glob(filepath.Join(out, ".links.csv.*"))
 	if len(left) > 0 {
@@ -332,7 +332,7 @@ func TestExportRefusesUnknownRequests(t *testing.T) {
 	} {
 		t.Run(tc.code+" "+tc.req.What, func(t *testing.T) {
 			var b bytes.Buffer
-			_, err := e.Write(&b, tc.req)
+			_, err := e.render(&b, tc.req)
 			if AsError(err).Code != tc.code {
 				t.Errorf("Write(%+v) = %v, want %s", tc.req, err, tc.code)
 			}
@@ -340,7 +340,7 @@ func TestExportRefusesUnknownRequests(t *testing.T) {
 	}
 }
 
-// `spillscope export` reads through the same service: its output is Write's
+// `spillscope export` reads through the same service: its output is render's
 // for the same request, its refusals exit 2 naming the flag or the folder,
 // and it writes nothing into a session folder.
 func TestExportCommand(t *testing.T) {
@@ -380,7 +380,7 @@ func TestExportCommand(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
 			if want := exportOf(t, e, tc.req); out != string(want) {
-				t.Errorf("the command wrote %d bytes, Write %d", len(out), len(want))
+				t.Errorf("the command wrote %d bytes, render %d", len(out), len(want))
 			}
 		})
 	}

@@ -249,7 +249,7 @@ func RunExport(stdout, stderr io.Writer, getenv func(string) string, args []stri
 		fmt.Fprintf(stderr, "spillscope export: %d rows, %d bytes written to %s\n", res.Rows, res.Bytes, res.Path)
 		return 0
 	}
-	if _, err := e.Write(stdout, req); err != nil {
+	if _, err := e.render(stdout, req); err != nil {
 		return fail(exportExit(err), "%s", errorText(err))
 	}
 	return 0

@@ -64,7 +64,7 @@ func (e *Exports) Export(req ExportRequest) (ExportResult, error) {
 		return ExportResult{}, err
 	}
 	var buf bytes.Buffer
-	n, err := e.Write(&buf, req)
+	n, err := e.render(&buf, req)
 	if err != nil {
 		return ExportResult{}, err
 	}
@@ -129,9 +129,9 @@ func writeFileAtomic(path string, data []byte) error {
 	return os.Rename(tmp, path)
 }
 
-// Write renders req to w and returns how many rows it holds (the report:
+// render renders req to w and returns how many rows it holds (the report:
 // its largest results).
-func (e *Exports) Write(w io.Writer, req ExportRequest) (int, error) {
+func (e *Exports) render(w io.Writer, req ExportRequest) (int, error) {
 	format := req.Format
 	if format == "" {
 		format = FormatCSV

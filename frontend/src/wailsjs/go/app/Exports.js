@@ -13,7 +13,3 @@ export function Export(arg1) {
 export function Startup(arg1) {
   return window['go']['app']['Exports']['Startup'](arg1);
 }
-
-export function Write(arg1, arg2) {
-  return window['go']['app']['Exports']['Write'](arg1, arg2);
-}
