@@ -166,6 +166,10 @@ type BlockView struct {
 	Masks      []MaskSpan `json:"masks"`
 	// Cut is "head" or "tail" when a projection cut this text block.
 	Cut string `json:"cut"`
+	// SourceStart is where Text begins in its source block's text (a kept
+	// piece of a cut block; 0 otherwise), so a byte range of the source
+	// block (a link the audit lists) can be found in the piece.
+	SourceStart int64 `json:"sourceStart"`
 	// Image fields: a URL the window can load (/attachments/<sha>.<ext>),
 	// the readable path, media type and dimensions.
 	ImageURL    string `json:"imageUrl"`

@@ -29,6 +29,7 @@ export namespace app {
 	    truncated: boolean;
 	    masks: MaskSpan[];
 	    cut: string;
+	    sourceStart: number;
 	    imageUrl: string;
 	    path: string;
 	    mimeType: string;
@@ -53,6 +54,7 @@ export namespace app {
 	        this.truncated = source["truncated"];
 	        this.masks = this.convertValues(source["masks"], MaskSpan);
 	        this.cut = source["cut"];
+	        this.sourceStart = source["sourceStart"];
 	        this.imageUrl = source["imageUrl"];
 	        this.path = source["path"];
 	        this.mimeType = source["mimeType"];
