@@ -52,7 +52,15 @@ export type ResultsExport = app.ResultsExport;
 export type ReportRequest = app.ReportRequest;
 
 /** ExportAsk is an export without its format and path: what a screen shows, in its subject's request. */
-export type ExportAsk = { what: string } & Partial<Omit<ExportRequest, 'what' | 'format' | 'path'>>;
+export interface ExportAsk {
+  what: string;
+  sweep?: Record<string, unknown>;
+  policies?: Record<string, unknown>;
+  results?: Record<string, unknown>;
+  links?: Record<string, unknown>;
+  compare?: Record<string, unknown>;
+  report?: Record<string, unknown>;
+}
 
 /** SearchPageQuery is one page of a full-text search. */
 export interface SearchPageQuery {

@@ -8,7 +8,7 @@ beforeEach(() => vi.spyOn(console, 'error').mockImplementation(() => {}));
 afterEach(() => vi.restoreAllMocks());
 
 describe('exports', () => {
-  const ask: ExportAsk = { what: 'links', links: { onlyHidden: true, family: 'aws' } as never };
+  const ask: ExportAsk = { what: 'links', links: { onlyHidden: true, family: 'aws' } };
 
   it('asks where, then has Go write the screen’s request there', async () => {
     const chooseExportPath = vi.fn(() => Promise.resolve('/tmp/out/links.csv'));
@@ -43,7 +43,7 @@ describe('exports', () => {
   });
 
   it('fills every field Go expects, keeping the screen’s own', () => {
-    const r = exportRequest({ what: 'links', links: { host: 'a.example' } as never }, 'csv', '/o/l.csv');
+    const r = exportRequest({ what: 'links', links: { host: 'a.example' } }, 'csv', '/o/l.csv');
     expect(r).toMatchObject({ what: 'links', format: 'csv', path: '/o/l.csv', links: { host: 'a.example', onlyHidden: false, family: '', class: '' } });
     expect(r.report).toMatchObject({ sessionId: 0, language: 'en' });
   });
