@@ -46,24 +46,6 @@ Filters, by screen:
 Flags:
 `
 
-// compareParamFlag collects --param policy.k=v for the compare export.
-type compareParamFlag map[string]map[string]string
-
-func (p compareParamFlag) String() string { return "" }
-
-func (p compareParamFlag) Set(s string) error {
-	k, v, ok := strings.Cut(s, "=")
-	pol, name, dot := strings.Cut(strings.TrimSpace(k), ".")
-	if !ok || !dot || pol == "" || name == "" {
-		return fmt.Errorf("%q is not policy.name=value", s)
-	}
-	if p[pol] == nil {
-		p[pol] = map[string]string{}
-	}
-	p[pol][name] = v
-	return nil
-}
-
 // RunExport runs `spillscope export` (args after its name) and returns the
 // exit code: 0 written, 1 a failure while reading or writing, 2 a usage
 // error (the flag named). It reads through an Exports service over the
@@ -98,7 +80,7 @@ func RunExport(stdout, stderr io.Writer, getenv func(string) string, args []stri
 	slider := fs.String("budget", "", "the compare's shared budget slider in tokens")
 	lang := fs.String("lang", "en", "the report's language: en or zh")
 	largest := fs.Int("largest", 25, "how many largest results the report lists")
-	params := compareParamFlag{}
+	params := cli.PolicyParams{}
 	fs.Var(params, "param", "a compared policy's parameter policy.name=value (repeatable)")
 	fail := func(code int, format string, a ...any) int {
 		fmt.Fprintf(stderr, "spillscope export: "+format+"\n", a...)

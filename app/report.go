@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"spillscope/app/cli"
+	"spillscope/retention"
 	"spillscope/retention/links"
 	"spillscope/sessions"
 )
@@ -370,22 +371,8 @@ func display(v any) string {
 	return shown(cellText(v))
 }
 
-func grouped(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+// grouped is a count as the report prints it: 1,234.
+func grouped(n int64) string { return retention.GroupDigits(n) }
 
 // shown drops control and format characters (and the line and paragraph
 // separators) from text the report prints, and bounds it: HTML cannot

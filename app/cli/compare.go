@@ -39,11 +39,16 @@ a --param sets it; without it each policy keeps its shipped budget.
 Flags:
 `
 
-// compareParams collects --param policy.k=v.
-type compareParams map[string]retention.Params
+// PolicyParams collects --param policy.k=v (a flag.Value): each policy's
+// parameters under the harness's own names, for every subcommand that
+// takes them.
+type PolicyParams map[string]retention.Params
 
-func (p compareParams) String() string { return "" }
-func (p compareParams) Set(s string) error {
+// String is flag.Value's; the flag has no default to show.
+func (p PolicyParams) String() string { return "" }
+
+// Set reads one policy.k=v.
+func (p PolicyParams) Set(s string) error {
 	k, v, ok := strings.Cut(s, "=")
 	pol, name, dot := strings.Cut(strings.TrimSpace(k), ".")
 	if !ok || !dot || pol == "" || name == "" {
@@ -94,7 +99,7 @@ type compareOutput struct {
 func runCompare(env Env, args []string) int {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	params := compareParams{}
+	params := PolicyParams{}
 	policies := fs.String("policies", "", "comma-separated policies: "+policyNames()+" (default with --result: the session's harness's and dsh-tokens)")
 	fs.Var(params, "param", "a policy parameter policy.name=value (repeatable), under the harness's own name")
 	budgetText := fs.String("budget", "", "the shared budget slider in tokens, mapped to each policy's budget in its unit")

@@ -93,24 +93,13 @@ const MaxHostRunes = 253
 // a relative path) has none: "". The host is no credential: a URI's
 // userinfo never reaches it.
 func URIHost(uri string) string {
-	scheme, rest := splitScheme(uri)
-	special := isSpecialScheme(scheme)
-	var auth string
-	switch {
-	case special:
-		auth = strings.TrimLeft(rest, `/\`)
-	case strings.HasPrefix(rest, "//"):
-		auth = rest[2:]
-	case scheme == "" && len(rest) > 4 && strings.EqualFold(rest[:4], "www."):
-		auth = rest
-	default:
-		return ""
-	}
-	for i := 0; i < len(auth); i++ {
-		if c := auth[i]; c == '/' || c == '?' || c == '#' || c == '\\' && special {
-			auth = auth[:i]
-			break
+	_, auth, ok := authority(uri)
+	if !ok {
+		scheme, rest := splitScheme(uri)
+		if scheme != "" || len(rest) <= 4 || !strings.EqualFold(rest[:4], "www.") {
+			return ""
 		}
+		auth = authorityEnd(rest, true)
 	}
 	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
 		auth = auth[at+1:]
