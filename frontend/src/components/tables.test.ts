@@ -37,7 +37,7 @@ const results = (offset: number, limit: number) => page([resultRow({ id: 1 }), r
 const screens: { name: string; html: () => Promise<string>; names?: string[] }[] = [
   {
     name: 'links',
-    names: [en.links.uri, en.links.parameter],
+    names: [en.links.uri, en.links.family, en.links.host],
     html: async () => {
       const store = createLinksStore(fakeBridge({ listLinks: (q) => Promise.resolve({ ...page([link], q.offset ?? 0, q.limit ?? 0), hidden: 1, inText: 0 } as LinkPage) }));
       await store.load();

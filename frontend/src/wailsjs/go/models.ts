@@ -29,6 +29,7 @@ export namespace app {
 	    truncated: boolean;
 	    masks: MaskSpan[];
 	    cut: string;
+	    sourceStart: number;
 	    imageUrl: string;
 	    path: string;
 	    mimeType: string;
@@ -53,6 +54,7 @@ export namespace app {
 	        this.truncated = source["truncated"];
 	        this.masks = this.convertValues(source["masks"], MaskSpan);
 	        this.cut = source["cut"];
+	        this.sourceStart = source["sourceStart"];
 	        this.imageUrl = source["imageUrl"];
 	        this.path = source["path"];
 	        this.mimeType = source["mimeType"];
@@ -334,6 +336,226 @@ export namespace app {
 	        this.count = source["count"];
 	    }
 	}
+	export class ExportPathQuery {
+	    title: string;
+	    name: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExportPathQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.name = source["name"];
+	    }
+	}
+	export class ReportRequest {
+	    sessionId: number;
+	    budgets: number[];
+	    policies: string[];
+	    route: string;
+	    language: string;
+	    largest: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReportRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.budgets = source["budgets"];
+	        this.policies = source["policies"];
+	        this.route = source["route"];
+	        this.language = source["language"];
+	        this.largest = source["largest"];
+	    }
+	}
+	export class LinkQuery {
+	    onlyHidden: boolean;
+	    sessionId: number;
+	    reason: string;
+	    family: string;
+	    host: string;
+	    class: string;
+	    limit: number;
+	    offset: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new LinkQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.onlyHidden = source["onlyHidden"];
+	        this.sessionId = source["sessionId"];
+	        this.reason = source["reason"];
+	        this.family = source["family"];
+	        this.host = source["host"];
+	        this.class = source["class"];
+	        this.limit = source["limit"];
+	        this.offset = source["offset"];
+	    }
+	}
+	export class ResultsExport {
+	    list: string;
+	    sessionId: number;
+	    order: string;
+	    onlyNotices: boolean;
+	    query: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResultsExport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.list = source["list"];
+	        this.sessionId = source["sessionId"];
+	        this.order = source["order"];
+	        this.onlyNotices = source["onlyNotices"];
+	        this.query = source["query"];
+	    }
+	}
+	export class SweepPoliciesRequest {
+	    resultId: number;
+	    sessionId: number;
+	    budgets: number[];
+	    columns: CompareColumnSpec[];
+	    route: string;
+	    estimator: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SweepPoliciesRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resultId = source["resultId"];
+	        this.sessionId = source["sessionId"];
+	        this.budgets = source["budgets"];
+	        this.columns = this.convertValues(source["columns"], CompareColumnSpec);
+	        this.route = source["route"];
+	        this.estimator = source["estimator"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SweepRequest {
+	    resultId: number;
+	    sessionId: number;
+	    budgets: number[];
+	    route: string;
+	    policy: string;
+	    estimator: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SweepRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resultId = source["resultId"];
+	        this.sessionId = source["sessionId"];
+	        this.budgets = source["budgets"];
+	        this.route = source["route"];
+	        this.policy = source["policy"];
+	        this.estimator = source["estimator"];
+	    }
+	}
+	export class ExportRequest {
+	    what: string;
+	    format: string;
+	    path: string;
+	    sweep: SweepRequest;
+	    policies: SweepPoliciesRequest;
+	    results: ResultsExport;
+	    links: LinkQuery;
+	    compare: CompareRequest;
+	    report: ReportRequest;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExportRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.what = source["what"];
+	        this.format = source["format"];
+	        this.path = source["path"];
+	        this.sweep = this.convertValues(source["sweep"], SweepRequest);
+	        this.policies = this.convertValues(source["policies"], SweepPoliciesRequest);
+	        this.results = this.convertValues(source["results"], ResultsExport);
+	        this.links = this.convertValues(source["links"], LinkQuery);
+	        this.compare = this.convertValues(source["compare"], CompareRequest);
+	        this.report = this.convertValues(source["report"], ReportRequest);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ExportResult {
+	    path: string;
+	    rows: number;
+	    bytes: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExportResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.rows = source["rows"];
+	        this.bytes = source["bytes"];
+	    }
+	}
+	export class FacetCount {
+	    value: string;
+	    count: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new FacetCount(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.value = source["value"];
+	        this.count = source["count"];
+	    }
+	}
 	export class FileAction {
 	    path: string;
 	    state: string;
@@ -550,6 +772,40 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class LinkFacets {
+	    reasons: FacetCount[];
+	    families: FacetCount[];
+	    hosts: FacetCount[];
+	
+	    static createFrom(source: any = {}) {
+	        return new LinkFacets(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.reasons = this.convertValues(source["reasons"], FacetCount);
+	        this.families = this.convertValues(source["families"], FacetCount);
+	        this.hosts = this.convertValues(source["hosts"], FacetCount);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class LinkRow {
 	    resultId: number;
 	    sessionId: number;
@@ -559,6 +815,9 @@ export namespace app {
 	    reason: string;
 	    parameter: string;
 	    inText: boolean;
+	    class: string;
+	    host: string;
+	    families: string[];
 	    tool: string;
 	    project: string;
 	    file: string;
@@ -581,6 +840,9 @@ export namespace app {
 	        this.reason = source["reason"];
 	        this.parameter = source["parameter"];
 	        this.inText = source["inText"];
+	        this.class = source["class"];
+	        this.host = source["host"];
+	        this.families = source["families"];
 	        this.tool = source["tool"];
 	        this.project = source["project"];
 	        this.file = source["file"];
@@ -595,6 +857,10 @@ export namespace app {
 	    total: number;
 	    hidden: number;
 	    inText: number;
+	    plain: number;
+	    redacted: number;
+	    stubbed: number;
+	    markers: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new LinkPage(source);
@@ -606,6 +872,10 @@ export namespace app {
 	        this.total = source["total"];
 	        this.hidden = source["hidden"];
 	        this.inText = source["inText"];
+	        this.plain = source["plain"];
+	        this.redacted = source["redacted"];
+	        this.stubbed = source["stubbed"];
+	        this.markers = source["markers"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -626,22 +896,7 @@ export namespace app {
 		    return a;
 		}
 	}
-	export class LinkQuery {
-	    onlyHidden: boolean;
-	    limit: number;
-	    offset: number;
 	
-	    static createFrom(source: any = {}) {
-	        return new LinkQuery(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.onlyHidden = source["onlyHidden"];
-	        this.limit = source["limit"];
-	        this.offset = source["offset"];
-	    }
-	}
 	
 	
 	
@@ -975,6 +1230,7 @@ export namespace app {
 		    return a;
 		}
 	}
+	
 	export class SessionRow {
 	    id: number;
 	    harness: string;
@@ -1205,6 +1461,7 @@ export namespace app {
 	        this.reveal = source["reveal"];
 	    }
 	}
+	
 	
 	export class ResultsQuery {
 	    sessionId: number;
@@ -1528,68 +1785,8 @@ export namespace app {
 	        this.reveal = source["reveal"];
 	    }
 	}
-	export class SweepPoliciesRequest {
-	    resultId: number;
-	    sessionId: number;
-	    budgets: number[];
-	    columns: CompareColumnSpec[];
-	    route: string;
-	    estimator: string;
 	
-	    static createFrom(source: any = {}) {
-	        return new SweepPoliciesRequest(source);
-	    }
 	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.resultId = source["resultId"];
-	        this.sessionId = source["sessionId"];
-	        this.budgets = source["budgets"];
-	        this.columns = this.convertValues(source["columns"], CompareColumnSpec);
-	        this.route = source["route"];
-	        this.estimator = source["estimator"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class SweepRequest {
-	    resultId: number;
-	    sessionId: number;
-	    budgets: number[];
-	    route: string;
-	    policy: string;
-	    estimator: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new SweepRequest(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.resultId = source["resultId"];
-	        this.sessionId = source["sessionId"];
-	        this.budgets = source["budgets"];
-	        this.route = source["route"];
-	        this.policy = source["policy"];
-	        this.estimator = source["estimator"];
-	    }
-	}
 	export class SweepRow {
 	    budget: number;
 	    results: number;
