@@ -55,7 +55,7 @@ type Calibration struct {
 	Estimated int64 `json:"estimated"`
 	// Ratio is the provider's figure per estimated token (the calls'
 	// median, weighted by their estimates); 0 when no call compared.
-	// Corrected figures are estimates times Ratio.
+	// Corrected figures are estimates times Ratio (the window applies it).
 	Ratio float64 `json:"ratio"`
 	// Error is how far the estimate is from the provider's count at that
 	// ratio: 1/Ratio - 1 (-0.12: the estimate runs 12% low).
@@ -70,15 +70,6 @@ type Calibration struct {
 	// source changed since indexing); their calls are left out.
 	Unread  int               `json:"unread,omitempty"`
 	PerCall []CalibrationCall `json:"perCall"`
-}
-
-// Corrected is an estimate corrected by the calibration: times Ratio, or
-// unchanged when nothing compared.
-func (c Calibration) Corrected(estimate int64) int64 {
-	if c.Ratio <= 0 {
-		return estimate
-	}
-	return int64(math.Round(float64(estimate) * c.Ratio))
 }
 
 // CalibrationLane is one lane's figures for Calibrate, by call: its
