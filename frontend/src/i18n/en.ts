@@ -307,6 +307,7 @@ export const en = {
     none: 'Too few calls to calibrate {estimator} on this session',
     detail: '{calls} calls compared: provider tokens = estimate × {ratio}; a single call strays about {spread}.',
     approx: 'Some estimates are still approximate (the token count is running).',
+    sep: '. ',
     others: 'Other estimators',
     estimator: 'Estimator',
     ratio: 'Ratio',

@@ -307,6 +307,7 @@ export const zh = {
     none: '调用太少，无法在此会话中校准 {estimator}',
     detail: '比较了 {calls} 次调用：服务商 token 数 = 估算 × {ratio}；单次调用通常偏离约 {spread}。',
     approx: '部分估算仍是近似值（token 计数仍在进行）。',
+    sep: '。',
     others: '其他估算器',
     estimator: '估算器',
     ratio: '比率',
