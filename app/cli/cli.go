@@ -52,6 +52,7 @@ func commands() map[string]command {
 		"sessions":  {"print every indexed session as the window lists it (JSON lines)", runSessions},
 		"results":   {"print every indexed tool result, or one session's, as the window lists them (JSON lines)", runResults},
 		"show":      {"print one indexed tool result as the window's result view shows it", runShow},
+		"timeline":  {"print how one session's context grew, call by call, as the window's timeline draws it (JSON)", runTimeline},
 	}
 }
 

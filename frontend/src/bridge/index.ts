@@ -66,6 +66,16 @@ export interface ExportAsk {
   compare?: Record<string, unknown>;
   report?: Record<string, unknown>;
 }
+export type Timeline = app.Timeline;
+export type TimelineLane = app.TimelineLane;
+export type TimelineCall = app.TimelineCall;
+export type TimelineResult = app.TimelineResult;
+export type TimelineCompaction = app.TimelineCompaction;
+export type Calibration = app.Calibration;
+export type CalibrationView = app.CalibrationView;
+export type FilledQuery = app.FilledQuery;
+export type Filled = app.Filled;
+export type FilledResult = app.FilledResult;
 
 /** SearchPageQuery is one page of a full-text search. */
 export interface SearchPageQuery {
@@ -128,6 +138,12 @@ export interface Bridge {
   openFile(target: FileTarget): Promise<FileAction>;
   /** revealFile shows the same file selected in the file manager. */
   revealFile(target: FileTarget): Promise<FileAction>;
+  /** timeline is how a transcript's context grew, call by call, with its subagents' lanes and the route estimator's calibration. */
+  timeline(sessionId: number): Promise<Timeline>;
+  /** calibration compares the session's growth with every token estimator (slower: every result is counted again). */
+  calibration(sessionId: number): Promise<CalibrationView>;
+  /** filled lists the results still in context at a call (-1: the peak) and what the seed policy at budget would have saved. */
+  filled(q: Partial<FilledQuery>): Promise<Filled>;
 }
 
 const direct: Bridge = {
@@ -177,6 +193,9 @@ const direct: Bridge = {
   linkFacets: (sessionId) => LinksSvc.Facets(sessionId),
   chooseExportPath: (title, name) => ExportsSvc.ChoosePath(app.ExportPathQuery.createFrom({ title, name })),
   exportTo: (ask, format, path) => ExportsSvc.Export(exportRequest(ask, format, path)),
+  timeline: (sessionId) => SessionsSvc.Timeline(sessionId),
+  calibration: (sessionId) => SessionsSvc.Calibration(sessionId),
+  filled: (q) => SessionsSvc.Filled(app.FilledQuery.createFrom({ sessionId: 0, call: -1, budget: 0, policy: '', limit: 0, ...q })),
   copyText: async (text) => {
     // The browser's clipboard where the page may use it (the dev server in
     // a browser); the window's own otherwise (WebKitGTK refuses it).

@@ -40,6 +40,9 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     copyText: unset('copyText'),
     openFile: unset('openFile'),
     revealFile: unset('revealFile'),
+    timeline: unset('timeline'),
+    calibration: unset('calibration'),
+    filled: unset('filled'),
     ...over,
   };
 }

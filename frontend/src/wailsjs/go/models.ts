@@ -98,6 +98,115 @@ export namespace app {
 	        this.max = source["max"];
 	    }
 	}
+	export class CalibrationCall {
+	    lane: number;
+	    call: number;
+	    growth: number;
+	    output: number;
+	    provider: number;
+	    estimated: number;
+	    ratio: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new CalibrationCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.lane = source["lane"];
+	        this.call = source["call"];
+	        this.growth = source["growth"];
+	        this.output = source["output"];
+	        this.provider = source["provider"];
+	        this.estimated = source["estimated"];
+	        this.ratio = source["ratio"];
+	    }
+	}
+	export class Calibration {
+	    estimator: string;
+	    calls: number;
+	    provider: number;
+	    estimated: number;
+	    ratio: number;
+	    error: number;
+	    spread: number;
+	    exact: boolean;
+	    unread: number;
+	    perCall: CalibrationCall[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Calibration(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.estimator = source["estimator"];
+	        this.calls = source["calls"];
+	        this.provider = source["provider"];
+	        this.estimated = source["estimated"];
+	        this.ratio = source["ratio"];
+	        this.error = source["error"];
+	        this.spread = source["spread"];
+	        this.exact = source["exact"];
+	        this.unread = source["unread"];
+	        this.perCall = this.convertValues(source["perCall"], CalibrationCall);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class CalibrationView {
+	    sessionId: number;
+	    route: string;
+	    estimator: string;
+	    estimators: Calibration[];
+	
+	    static createFrom(source: any = {}) {
+	        return new CalibrationView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.route = source["route"];
+	        this.estimator = source["estimator"];
+	        this.estimators = this.convertValues(source["estimators"], Calibration);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class LossFigures {
 	    bytes: number;
 	    lines: number;
@@ -640,6 +749,143 @@ export namespace app {
 	        this.block = source["block"];
 	    }
 	}
+	export class TimelineResult {
+	    id: number;
+	    callId: string;
+	    tool: string;
+	    at: string;
+	    line: number;
+	    tokens: number;
+	    tokensExact: boolean;
+	    call: number;
+	    until: number;
+	    replaced: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TimelineResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.callId = source["callId"];
+	        this.tool = source["tool"];
+	        this.at = source["at"];
+	        this.line = source["line"];
+	        this.tokens = source["tokens"];
+	        this.tokensExact = source["tokensExact"];
+	        this.call = source["call"];
+	        this.until = source["until"];
+	        this.replaced = source["replaced"];
+	    }
+	}
+	export class FilledResult {
+	    result: TimelineResult;
+	    share: number;
+	    inline: number;
+	    saved: number;
+	    status: string;
+	    unread: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new FilledResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.result = this.convertValues(source["result"], TimelineResult);
+	        this.share = source["share"];
+	        this.inline = source["inline"];
+	        this.saved = source["saved"];
+	        this.status = source["status"];
+	        this.unread = source["unread"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Filled {
+	    call: number;
+	    at: string;
+	    prompt: number;
+	    results: FilledResult[];
+	    tokens: number;
+	    others: number;
+	    policy: string;
+	    budget: number;
+	    saved: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Filled(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.call = source["call"];
+	        this.at = source["at"];
+	        this.prompt = source["prompt"];
+	        this.results = this.convertValues(source["results"], FilledResult);
+	        this.tokens = source["tokens"];
+	        this.others = source["others"];
+	        this.policy = source["policy"];
+	        this.budget = source["budget"];
+	        this.saved = source["saved"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FilledQuery {
+	    sessionId: number;
+	    call: number;
+	    budget: number;
+	    policy: string;
+	    limit: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new FilledQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.call = source["call"];
+	        this.budget = source["budget"];
+	        this.policy = source["policy"];
+	        this.limit = source["limit"];
+	    }
+	}
+	
 	export class Root {
 	    harness: string;
 	    path: string;
@@ -1855,6 +2101,166 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class TimelineCompaction {
+	    kind: string;
+	    at: string;
+	    line: number;
+	    endLine: number;
+	    trigger: string;
+	    tokensBefore: number;
+	    tokensAfter: number;
+	    call: number;
+	    dropsAll: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new TimelineCompaction(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.at = source["at"];
+	        this.line = source["line"];
+	        this.endLine = source["endLine"];
+	        this.trigger = source["trigger"];
+	        this.tokensBefore = source["tokensBefore"];
+	        this.tokensAfter = source["tokensAfter"];
+	        this.call = source["call"];
+	        this.dropsAll = source["dropsAll"];
+	    }
+	}
+	export class TimelineCall {
+	    at: string;
+	    line: number;
+	    input: number;
+	    cacheRead: number;
+	    cacheWrite: number;
+	    output: number;
+	    reasoning: number;
+	    prompt: number;
+	    model: string;
+	    contextWindow: number;
+	    carried: number;
+	    carriedTokens: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new TimelineCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.at = source["at"];
+	        this.line = source["line"];
+	        this.input = source["input"];
+	        this.cacheRead = source["cacheRead"];
+	        this.cacheWrite = source["cacheWrite"];
+	        this.output = source["output"];
+	        this.reasoning = source["reasoning"];
+	        this.prompt = source["prompt"];
+	        this.model = source["model"];
+	        this.contextWindow = source["contextWindow"];
+	        this.carried = source["carried"];
+	        this.carriedTokens = source["carriedTokens"];
+	    }
+	}
+	export class TimelineLane {
+	    sessionId: number;
+	    agentId: string;
+	    kind: string;
+	    agentType: string;
+	    agentDescription: string;
+	    model: string;
+	    started: string;
+	    calls: TimelineCall[];
+	    results: TimelineResult[];
+	    compactions: TimelineCompaction[];
+	    contextWindow: number;
+	    contextWindowSource: string;
+	    peak: number;
+	    parentCall: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new TimelineLane(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.agentId = source["agentId"];
+	        this.kind = source["kind"];
+	        this.agentType = source["agentType"];
+	        this.agentDescription = source["agentDescription"];
+	        this.model = source["model"];
+	        this.started = source["started"];
+	        this.calls = this.convertValues(source["calls"], TimelineCall);
+	        this.results = this.convertValues(source["results"], TimelineResult);
+	        this.compactions = this.convertValues(source["compactions"], TimelineCompaction);
+	        this.contextWindow = source["contextWindow"];
+	        this.contextWindowSource = source["contextWindowSource"];
+	        this.peak = source["peak"];
+	        this.parentCall = source["parentCall"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Timeline {
+	    session: SessionRow;
+	    lane: TimelineLane;
+	    subagents: TimelineLane[];
+	    calibration: Calibration;
+	    estimator: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Timeline(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session = this.convertValues(source["session"], SessionRow);
+	        this.lane = this.convertValues(source["lane"], TimelineLane);
+	        this.subagents = this.convertValues(source["subagents"], TimelineLane);
+	        this.calibration = this.convertValues(source["calibration"], Calibration);
+	        this.estimator = source["estimator"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	
+	
 
 }
 
