@@ -21,7 +21,7 @@ const summaryMaxText = 2 << 20
 // todoSummaries lists results whose summary is missing or stands for other
 // content, another route or another version. Only counted results: a
 // summary is checked against the token phase's count.
-const todoSummaries = `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.src_key, r.call_id, s.route, r.content_sig
+const todoSummaries = `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.src_key, r.call_id, s.route, r.content_sig, r.text_bytes
 FROM tool_results r JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id
 LEFT JOIN result_summaries m ON m.result_id = r.id
 WHERE r.est_tokens IS NOT NULL AND (m.result_id IS NULL OR m.content_sig <> r.content_sig OR m.route <> s.route OR m.version <> ?1)
@@ -42,7 +42,7 @@ func (d *DB) Summarise(ctx context.Context, opts EnrichOptions) error {
 		data       []byte
 		ok         bool
 	}
-	work := func(t todo) out {
+	summarise := func(t todo) out {
 		o := out{id: t.id, sig: t.sig}
 		row, err := d.Result(ctx, t.id)
 		if err != nil || row.ContentSig != t.sig || row.EstTokens == nil {
@@ -73,7 +73,9 @@ func (d *DB) Summarise(ctx context.Context, opts EnrichOptions) error {
 		o.total, o.data, o.ok = sum.Total, sum.Encode(), true
 		return o
 	}
-	return runPhase(ctx, d, opts, PhaseSummaries, list, work, func(tx *sql.Tx, o out) error {
+	work := func(t todo, emit func(out)) { emit(summarise(t)) }
+	weight := func(o out) int { return len(o.data) }
+	return runPhase(ctx, d, opts, PhaseSummaries, list, work, weight, func(tx *sql.Tx, o out) error {
 		if !o.ok {
 			return nil
 		}

@@ -190,6 +190,29 @@ func (d *DB) Sweep(ctx context.Context, budgets []int64, opts SweepOptions) ([]S
 // opts.Stats, when set, receives how the results were decided.
 func (d *DB) eachResult(ctx context.Context, opts SweepOptions, sketch func(r ResultRow, sum *retention.Summary, route string) bool,
 	exact func(r ResultRow, res retention.Result, route string) error) error {
+	return d.decideRows(ctx, opts, func(fn func(ResultRow, storedSummary)) error {
+		return d.eachSweepRow(ctx, opts.Filter, fn)
+	}, sketch, exact)
+}
+
+// eachRow reads every one of rows (already listed; opts.Filter unused)
+// back from its source, on opts.Workers goroutines, and calls fn with it
+// and the route it is priced on; fn runs concurrently, with eachResult's
+// rules for unreadable results and errors.
+func (d *DB) eachRow(ctx context.Context, rows []ResultRow, opts SweepOptions, fn func(r ResultRow, res retention.Result, route string) error) error {
+	return d.decideRows(ctx, opts, func(emit func(ResultRow, storedSummary)) error {
+		for _, r := range rows {
+			emit(r, storedSummary{})
+		}
+		return nil
+	}, nil, fn)
+}
+
+// decideRows is eachResult over the rows list hands it (with their stored
+// summaries); a nil sketch reads every result back.
+func (d *DB) decideRows(ctx context.Context, opts SweepOptions, list func(func(ResultRow, storedSummary)) error,
+	sketch func(r ResultRow, sum *retention.Summary, route string) bool,
+	exact func(r ResultRow, res retention.Result, route string) error) error {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -208,7 +231,9 @@ func (d *DB) eachResult(ctx context.Context, opts SweepOptions, sketch func(r Re
 		if route == "" {
 			route = r.Route
 		}
-		if sum, ok := jb.s.current(r, route, buf); ok && sketch != nil {
+		if sketch == nil {
+			st.NoSummary++
+		} else if sum, ok := jb.s.current(r, route, buf); ok {
 			if sketch(r, sum, route) {
 				st.Summarised++
 				st.Results++
@@ -263,7 +288,7 @@ func (d *DB) eachResult(ctx context.Context, opts SweepOptions, sketch func(r Re
 			mu.Unlock()
 		}()
 	}
-	err := d.eachSweepRow(ctx, opts.Filter, func(r ResultRow, s storedSummary) {
+	err := list(func(r ResultRow, s storedSummary) {
 		if ctx.Err() != nil {
 			return
 		}

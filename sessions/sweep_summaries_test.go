@@ -3,8 +3,8 @@ package sessions
 import (
 	"context"
 	"math"
-	"path/filepath"
 	"math/rand"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -118,8 +118,6 @@ func checkSummarisedSweep(t *testing.T, d *DB) {
 		t.Fatalf("cuts from summaries\n%+v\non the text\n%+v", cuts, textCuts)
 	}
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // A cut list is its sweep row, result by result: as many rows as the row
 // replaces, its omitted bytes and images, and the rows kept at the other

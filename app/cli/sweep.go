@@ -5,34 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"strconv"
 	"strings"
 
+	"spillscope/app"
 	"spillscope/retention"
 	"spillscope/retention/imagecost"
 	"spillscope/sessions"
 )
-
-// parseBudgets reads "1000,2000,8000": each a valid maxInlineTokens.
-func parseBudgets(s string) ([]int64, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, errors.New("--budgets is required (a comma-separated list of token budgets)")
-	}
-	var out []int64
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		v, err := strconv.ParseFloat(part, 64)
-		if err != nil {
-			return nil, fmt.Errorf("--budgets: %q is not a number", part)
-		}
-		b, err := retention.ValidateBudget(v)
-		if err != nil {
-			return nil, fmt.Errorf("--budgets: %w", err)
-		}
-		out = append(out, b)
-	}
-	return out, nil
-}
 
 // runSweep re-runs retention on indexed results at each budget and prints
 // one JSON object per budget.
@@ -73,7 +52,7 @@ func runSweep(env Env, args []string) int {
 		if f.text == "" {
 			continue
 		}
-		b, err := parseBudgets(f.text)
+		b, err := app.ParseBudgets(f.text)
 		if err != nil || len(b) != 1 {
 			fmt.Fprintf(env.Stderr, "spillscope sweep: %s wants one budget, not %q\n", f.name, f.text)
 			return exitUsage
@@ -87,7 +66,7 @@ func runSweep(env Env, args []string) int {
 	var budgets []int64
 	if cuts == nil || *budgetsFlag != "" {
 		var err error
-		if budgets, err = parseBudgets(*budgetsFlag); err != nil {
+		if budgets, err = app.ParseBudgets(*budgetsFlag); err != nil {
 			fmt.Fprintf(env.Stderr, "spillscope sweep: %v\n", err)
 			return exitUsage
 		}

@@ -8,21 +8,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureArtifacts, openApp, repoDir, stopAll, tempHome, waitFor } from './harness.mjs';
+import { ensureArtifacts, generateSample, openApp, repoDir, stopAll, tempHome, waitFor } from './harness.mjs';
 
 const cli = join(repoDir, 'build', 'bin', 'spillscope');
 const budgets = [300, 1000, 3000, 12500, 40000];
 const picked = 1000;
 const against = 3000;
-
-function generateSample(dir) {
-  if (!existsSync(cli)) return `${cli} is missing (build it with: make build/bin/spillscope)`;
-  const r = spawnSync(cli, ['sample', '--out', dir], { encoding: 'utf8', timeout: 120000 });
-  if (r.status !== 0) return `"spillscope sample" exited ${r.status}: ${(r.stderr || '').trim().slice(0, 300)}`;
-  return '';
-}
 
 const home = tempHome();
 const sampleDir = join(home, 'roots', 'sample');
