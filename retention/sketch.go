@@ -512,33 +512,7 @@ func (a *Analysis) sketchOmittedLines(pl *sketchPlan) int64 {
 // linesOutsideAt is linesOutside on a text known by its length and the
 // offsets of its line breaks.
 func linesOutsideAt(size int64, newlines []int64, kept [][2]int64) int64 {
-	before := func(x int64) int64 { // line breaks before byte x
+	return linesOutsideBy(size, kept, func(x int64) int64 { // line breaks before byte x
 		return int64(sort.Search(len(newlines), func(i int) bool { return newlines[i] >= x }))
-	}
-	sort.Slice(kept, func(i, j int) bool { return kept[i][0] < kept[j][0] })
-	var gaps [][2]int64
-	var at int64
-	for _, k := range kept {
-		if k[0] > at {
-			gaps = append(gaps, [2]int64{at, k[0]})
-		}
-		at = max(at, k[1])
-	}
-	if at < size {
-		gaps = append(gaps, [2]int64{at, size})
-	}
-	var n int64
-	last := int64(-1)
-	for _, g := range gaps {
-		first := before(g[0])
-		line := before(g[1] - 1)
-		if first == last {
-			first++
-		}
-		if line >= first {
-			n += line - first + 1
-		}
-		last = line
-	}
-	return n
+	})
 }

@@ -145,24 +145,18 @@ func (w *widthRuns) indexInto(a *arena[int64]) {
 }
 
 // run is the run holding byte pos (the last run for the end).
-func (w *widthRuns) runAtByte(pos int64) int {
-	lo, hi := 0, len(w.counts)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if w.cb[mid] <= pos {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo
-}
+func (w *widthRuns) runAtByte(pos int64) int { return lastAtMost(w.cb, len(w.counts), pos) }
 
-func (w *widthRuns) runAtRune(k int64) int {
-	lo, hi := 0, len(w.counts)-1
+// runAtRune is the run holding code point k (the last run for the end).
+func (w *widthRuns) runAtRune(k int64) int { return lastAtMost(w.cr, len(w.counts), k) }
+
+// lastAtMost is the last i below n with c[i] <= v (0 when none): the run a
+// position falls in, by the runs' cumulative starts c.
+func lastAtMost(c []int64, n int, v int64) int {
+	lo, hi := 0, n-1
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if w.cr[mid] <= k {
+		if c[mid] <= v {
 			lo = mid
 		} else {
 			hi = mid - 1
