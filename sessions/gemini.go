@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"spillscope/internal/jsontext"
 	"spillscope/retention"
 )
 
@@ -374,7 +375,7 @@ func ReadGeminiLines(doc []byte, p *Parsed) {
 			break
 		}
 		b := l.Bytes
-		if skipWS(b, 0) == len(b) {
+		if jsontext.SkipSpace(b, 0) == len(b) {
 			continue
 		}
 		p.lines++
