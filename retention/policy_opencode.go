@@ -286,8 +286,10 @@ type OpenCodeTruncation struct {
 }
 
 var (
+	// A head notice ends the output; relayed (a shell printing an OpenCode
+	// run's output) it may have a newline after it.
 	openCodeHeadRe = regexp.MustCompile(`\n\n\.\.\.(\d+) (lines|bytes) truncated\.\.\.\n\n` + regexp.QuoteMeta(openCodeHintLead) + `([^\n]+)\n(` +
-		regexp.QuoteMeta(openCodeHintTask) + `|` + regexp.QuoteMeta(openCodeHintGrep) + `)$`)
+		regexp.QuoteMeta(openCodeHintTask) + `|` + regexp.QuoteMeta(openCodeHintGrep) + `)\s*$`)
 	openCodeTailRe = regexp.MustCompile(`^\.\.\.(\d+) (lines|bytes) truncated\.\.\.\n\n` + regexp.QuoteMeta(openCodeHintLead) + `([^\n]+)\n(` +
 		regexp.QuoteMeta(openCodeHintTask) + `|` + regexp.QuoteMeta(openCodeHintGrep) + `)\n\n`)
 	openCodeShellRe = regexp.MustCompile(`^` + regexp.QuoteMeta(openCodeShellCut+"\n\n"+openCodeShellLead) + `([^\n]+)\n\n`)

@@ -394,29 +394,6 @@ func TestJSONL(t *testing.T) {
 	}
 }
 
-func TestRecogniseNotice(t *testing.T) {
-	tests := []struct {
-		text string
-		want Notice
-		ok   bool
-	}{
-		{"The response returned from the tool call was larger (250123 characters) and is stored in the file: /d/mcp_responses/mcp_response_20260101_000001.123456_Ab12Cd.txt\nYou can use other tools to examine or search it.",
-			Notice{Kind: NoticeLargeResponse, Path: "/d/mcp_responses/mcp_response_20260101_000001.123456_Ab12Cd.txt", Characters: 250123}, true},
-		{"The response returned from the tool call was larger (200001 characters) and is stored in the file which you can use other tools to examine or search in: /tmp/goose_mcp_responses/mcp_response_20250601_000001.123456.txt",
-			Notice{Kind: NoticeLargeResponse, Path: "/tmp/goose_mcp_responses/mcp_response_20250601_000001.123456.txt", Characters: 200001}, true},
-		{"Tool output was 60000 characters and is saved to /tmp/goose_mcp_responses/mcp_response_20260101_000001.000001.txt. To view portions, use the `read` tool with `path: /tmp/x` (and `line`/`limit` for ranges) if available, or `sed -n 'A,Bp' /tmp/x` via shell. Do NOT re-run the tool to see different slices.",
-			Notice{Kind: NoticeSavedOutput, Path: "/tmp/goose_mcp_responses/mcp_response_20260101_000001.000001.txt", Characters: 60000}, true},
-		{"Warning: Failed to write large response to file: denied. Showing full content instead.\n\nxyz", Notice{}, false},
-		{"plain", Notice{}, false},
-	}
-	for _, tt := range tests {
-		got, ok := RecogniseNotice(tt.text)
-		if ok != tt.ok || got != tt.want {
-			t.Errorf("RecogniseNotice(%.40q) = %+v %v", tt.text, got, ok)
-		}
-	}
-}
-
 func TestRootsAndSpill(t *testing.T) {
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	if got := DataDir(env(map[string]string{"HOME": "/h", PathRootEnv: "/r"})); got != "/r/data" {
