@@ -105,84 +105,41 @@ var numberByte = func() (t [256]bool) {
 // object, or past the last value seen when stopped; ok is false for input
 // the walk cannot follow.
 func EachMember(b []byte, i int, fn func(key []byte, vs, ve int) bool) (end int, stopped, ok bool) {
-	i = SkipSpace(b, i)
-	if i >= len(b) || b[i] != '{' {
-		return 0, false, false
-	}
-	i = SkipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return i + 1, false, true
-	}
-	for {
-		if i >= len(b) || b[i] != '"' {
+	return container(b, SkipSpace(b, i), '{', '}', func(ks int) (int, bool, bool) {
+		if b[ks] != '"' {
 			return 0, false, false
 		}
-		ke, ok := SkipString(b, i)
+		ke, ok := SkipString(b, ks)
 		if !ok {
 			return 0, false, false
 		}
-		key := b[i+1 : ke-1]
-		i = SkipSpace(b, ke)
-		if i >= len(b) || b[i] != ':' {
+		c := SkipSpace(b, ke)
+		if c >= len(b) || b[c] != ':' {
 			return 0, false, false
 		}
-		vs := SkipSpace(b, i+1)
+		vs := SkipSpace(b, c+1)
 		ve, ok := SkipValue(b, vs)
 		if !ok {
 			return 0, false, false
 		}
-		if !fn(key, vs, ve) {
-			return ve, true, true
-		}
-		i = SkipSpace(b, ve)
-		if i >= len(b) {
-			return 0, false, false
-		}
-		switch b[i] {
-		case ',':
-			i = SkipSpace(b, i+1)
-		case '}':
-			return i + 1, false, true
-		default:
-			return 0, false, false
-		}
-	}
+		return ve, !fn(b[ks+1:ke-1], vs, ve), true
+	})
 }
 
 // EachElement calls fn for each element of the array starting at b[i]
 // (after whitespace) with its index and range b[vs:ve], as EachMember does
 // for an object's members.
 func EachElement(b []byte, i int, fn func(idx, vs, ve int) bool) (end int, stopped, ok bool) {
-	i = SkipSpace(b, i)
-	if i >= len(b) || b[i] != '[' {
-		return 0, false, false
-	}
-	i = SkipSpace(b, i+1)
-	if i < len(b) && b[i] == ']' {
-		return i + 1, false, true
-	}
-	for n := 0; ; n++ {
-		vs := i
+	n := 0
+	return container(b, SkipSpace(b, i), '[', ']', func(vs int) (int, bool, bool) {
 		ve, ok := SkipValue(b, vs)
 		if !ok {
 			return 0, false, false
 		}
-		if !fn(n, vs, ve) {
-			return ve, true, true
-		}
-		i = SkipSpace(b, ve)
-		if i >= len(b) {
-			return 0, false, false
-		}
-		switch b[i] {
-		case ',':
-			i = SkipSpace(b, i+1)
-		case ']':
-			return i + 1, false, true
-		default:
-			return 0, false, false
-		}
-	}
+		stop := !fn(n, vs, ve)
+		n++
+		return ve, stop, true
+	})
 }
 
 // Decode decodes a string value (its exact bytes, quotes included) as
