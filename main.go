@@ -28,13 +28,14 @@ var assets embed.FS
 var icon []byte
 
 func main() {
+	env := cli.Env{
+		Stdin:            os.Stdin,
+		Stdout:           os.Stdout,
+		Stderr:           os.Stderr,
+		StderrIsTerminal: isatty.IsTerminal(os.Stderr.Fd()),
+	}
 	if len(os.Args) > 1 && cli.IsSubcommand(os.Args[1]) {
-		os.Exit(cli.Run(cli.Env{
-			Stdin:            os.Stdin,
-			Stdout:           os.Stdout,
-			Stderr:           os.Stderr,
-			StderrIsTerminal: isatty.IsTerminal(os.Stderr.Fd()),
-		}, os.Args[1:]))
+		os.Exit(cli.Run(env, os.Args[1:]))
 	}
 	if err := runWindow(); err != nil {
 		fmt.Fprintln(os.Stderr, "spillscope:", err)
@@ -57,6 +58,7 @@ func runWindow() error {
 	retentionSvc := app.NewRetention(store)
 	linksSvc := app.NewLinks(store)
 	desktopSvc := app.NewDesktop(store, app.SystemOpener{})
+	exportsSvc := app.NewExports(store, sessionsSvc, retentionSvc, linksSvc)
 	return wails.Run(&options.App{
 		Title:            "Spillscope",
 		Width:            1280,
@@ -71,8 +73,9 @@ func runWindow() error {
 		OnStartup: func(ctx context.Context) {
 			appSvc.Startup(ctx)
 			sessionsSvc.Startup(ctx)
+			exportsSvc.Startup(ctx)
 		},
-		Bind: []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc, desktopSvc},
+		Bind: []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc, desktopSvc, exportsSvc},
 		// Bound methods fail with a code and params the window translates.
 		ErrorFormatter: app.FormatError,
 		Linux: &linux.Options{

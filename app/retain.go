@@ -228,6 +228,7 @@ func projection(out retention.Outcome, orig retention.Result, attachDir string, 
 		default:
 			v.Index = sp.Block
 			if ob := orig.Content[sp.Block]; ob.Type == retention.TypeText {
+				v.SourceStart = sp.Start
 				switch {
 				case sp.Start > 0:
 					v.Cut = "tail"

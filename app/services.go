@@ -431,44 +431,6 @@ type Links struct {
 // NewLinks builds the Links service over a shared store.
 func NewLinks(store *Store) *Links { return &Links{store: store} }
 
-// List returns one page of the links of indexed tool results, hidden ones
-// first, with the whole list's counts. Rows carry how each link was shown
-// and why, never a URI: the index holds none.
-func (l *Links) List(q LinkQuery) (LinkPage, error) {
-	if err := checkPage(q.Offset, q.Limit); err != nil {
-		return LinkPage{}, err
-	}
-	db, err := l.store.DB()
-	if err != nil {
-		return LinkPage{}, err
-	}
-	rows, err := db.BrowseLinks(context.Background(), q.OnlyHidden, q.Limit, q.Offset)
-	if err != nil {
-		return LinkPage{}, err
-	}
-	c, err := db.CountLinks(context.Background(), q.OnlyHidden)
-	if err != nil {
-		return LinkPage{}, err
-	}
-	out := make([]LinkRow, 0, len(rows))
-	uris := linkURIs(context.Background(), db, rows)
-	for i, r := range rows {
-		row := LinkRow{
-			ResultID: r.ResultID, SessionID: r.SessionID, Block: r.Block, Shown: r.Shown, Reason: r.Reason,
-			Parameter: r.Parameter, Tool: r.Tool, Project: r.Project, File: r.File, Line1: r.Line,
-			URI: uris[i].uri, Start: uris[i].start, End: uris[i].end,
-		}
-		switch r.Shown {
-		case links.KindLink:
-			row.Shown = "line"
-		case "text":
-			row.Shown, row.InText = "text", true
-		}
-		out = append(out, row)
-	}
-	return LinkPage{Rows: out, Total: c.Total, Hidden: c.Hidden, InText: c.InText}, nil
-}
-
 // Check classifies one URI as a tool result's resource_link would be shown.
 // The URI itself is never echoed back when it may carry a credential.
 func (l *Links) Check(uri string) (LinkRow, error) {
@@ -477,9 +439,13 @@ func (l *Links) Check(uri string) (LinkRow, error) {
 	}
 	d := links.LinkLine(retention.Block{Type: retention.TypeResourceLink, URI: uri, Name: "checked"})
 	line, _ := links.Mask(d.Line)
-	row := LinkRow{Reason: d.Reason, Parameter: d.Parameter, Line: line, Shown: "stub", URI: links.RedactURI(uri), Start: -1, End: -1}
+	row := LinkRow{Reason: d.Reason, Parameter: d.Parameter, Line: line, Shown: "stub", URI: links.RedactURI(uri), Start: -1, End: -1,
+		Host: links.URIHost(uri), Families: links.FamiliesOf(d.Parameter), Class: sessions.ClassStubbed}
 	if d.Shown {
-		row.Shown = "line"
+		row.Shown, row.Class = "line", sessions.ClassPlain
+	}
+	if row.Families == nil {
+		row.Families = []string{}
 	}
 	return row, nil
 }

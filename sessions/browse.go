@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"spillscope/retention/links"
 )
 
 // The read side used by the window: lists and lookups over what the indexer
@@ -184,46 +182,6 @@ func (d *DB) SessionByID(ctx context.Context, id int64) (SessionSummary, error) 
 	return s, nil
 }
 
-// LinkSummary is one link of an indexed result. It never holds a URI.
-type LinkSummary struct {
-	ResultID  int64
-	SessionID int64
-	Block     int
-	Shown     string
-	Reason    string
-	Parameter string
-	Tool      string
-	Project   string
-	File      string
-	Line      int64
-	// Ordinal is the link's place among the links of its block (the k-th URL
-	// the scanner flags in a text block), so a view can find it again in the
-	// source.
-	Ordinal int
-}
-
-// LinkCounts is how many links the links list holds.
-type LinkCounts struct {
-	// Total is the number of rows (every link, or the flagged ones).
-	Total int
-	// Hidden reached the model as a stub or marker, without their URI.
-	Hidden int
-	// InText were found inside text blocks.
-	InText int
-}
-
-// CountLinks counts the whole list BrowseLinks pages through.
-func (d *DB) CountLinks(ctx context.Context, onlyHidden bool) (LinkCounts, error) {
-	var c LinkCounts
-	err := d.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(l.shown IN (?, ?)), 0), COALESCE(SUM(l.shown = 'text'), 0)
-FROM links l JOIN tool_results r ON r.id = l.result_id JOIN sessions s ON s.id = r.session_id
-WHERE (? = 0 OR l.reason <> '')`, links.KindStub, links.KindMarker, onlyHidden).Scan(&c.Total, &c.Hidden, &c.InText)
-	if err != nil {
-		return c, fmt.Errorf("sessions: count links: %w", err)
-	}
-	return c, nil
-}
-
 // CountSearch counts every result a full-text query matches, as
 // SearchPage lists them (results deleted since drop out in the join).
 func (d *DB) CountSearch(ctx context.Context, query string) (int, error) {
@@ -234,32 +192,6 @@ WHERE result_fts MATCH ?`, query).Scan(&n)
 		return 0, fmt.Errorf("sessions: count search: %w", err)
 	}
 	return n, nil
-}
-
-// BrowseLinks lists links, hidden ones first when onlyHidden is false.
-func (d *DB) BrowseLinks(ctx context.Context, onlyHidden bool, limit, offset int) ([]LinkSummary, error) {
-	if limit <= 0 || limit > 10000 {
-		limit = 1000
-	}
-	rows, err := d.db.QueryContext(ctx, `SELECT l.result_id, r.session_id, l.block_index, l.shown, l.reason, l.parameter,
-	r.tool_name, s.project, f.path, r.src_line,
-	ROW_NUMBER() OVER (PARTITION BY l.result_id, l.block_index ORDER BY l.id) - 1
-FROM links l JOIN tool_results r ON r.id = l.result_id JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id
-WHERE (? = 0 OR l.reason <> '')
-ORDER BY (l.reason = '') , l.result_id, l.block_index, l.id LIMIT ? OFFSET ?`, onlyHidden, limit, max(offset, 0))
-	if err != nil {
-		return nil, fmt.Errorf("sessions: list links: %w", err)
-	}
-	defer rows.Close()
-	var out []LinkSummary
-	for rows.Next() {
-		var l LinkSummary
-		if err := rows.Scan(&l.ResultID, &l.SessionID, &l.Block, &l.Shown, &l.Reason, &l.Parameter, &l.Tool, &l.Project, &l.File, &l.Line, &l.Ordinal); err != nil {
-			return nil, fmt.Errorf("sessions: list links: %w", err)
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
 }
 
 // BrowseDiagnostics lists what the indexer could not read, newest files first.
@@ -307,6 +239,45 @@ func scanDiagnostics(rows *sql.Rows) ([]Diagnostic, error) {
 		dg.Params = map[string]string{}
 		json.Unmarshal([]byte(params), &dg.Params)
 		out = append(out, dg)
+	}
+	return out, rows.Err()
+}
+
+// IndexedRoots lists the session roots the index has read files from, so a
+// writer can keep out of every one of them, the ones no longer configured
+// included.
+func (d *DB) IndexedRoots(ctx context.Context) ([]string, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT DISTINCT root FROM files ORDER BY root`)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: indexed roots: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var r string
+		if err := rows.Scan(&r); err != nil {
+			return nil, fmt.Errorf("sessions: indexed roots: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// SessionRowIDs lists the transcripts (sessions rows) of one harness
+// session id, the parent's first.
+func (d *DB) SessionRowIDs(ctx context.Context, sessionID string) ([]int64, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT id FROM sessions WHERE session_id = ? ORDER BY agent_id <> '', id`, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: session %q: %w", sessionID, err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("sessions: session %q: %w", sessionID, err)
+		}
+		out = append(out, id)
 	}
 	return out, rows.Err()
 }

@@ -139,6 +139,20 @@ type CodexReader struct {
 	// results maps this pass's call ids to their place in p.Results, for
 	// the exec_command_end that follows a result.
 	results map[string]int
+	// startLine and startTS are where the response the next token_count
+	// reports began: its first output item. Codex writes the count after
+	// the response, and after the outputs of the tools it called, which
+	// the next request carries, so a call is placed where it began.
+	startLine int64
+	startTS   string
+}
+
+// codexOutputs are the response items the model writes (an assistant
+// message among messages): the first one after a call's count begins the
+// next call.
+var codexOutputs = map[string]bool{
+	"reasoning": true, "function_call": true, "custom_tool_call": true, "local_shell_call": true,
+	"web_search_call": true, "image_generation_call": true, "tool_search_call": true,
 }
 
 // ReadLine reads one rollout line into p.
@@ -170,7 +184,7 @@ func (c *CodexReader) ReadLine(l Line, p *Parsed) {
 	f := map[string][]byte{}
 	eachField(payload, 0, func(k []byte, vs, ve int) bool {
 		switch string(k) {
-		case "type", "id", "session_id", "cwd", "model", "name", "call_id", "output", "info", "timestamp", "reason", "aggregated_output":
+		case "type", "id", "session_id", "cwd", "model", "name", "call_id", "output", "info", "timestamp", "reason", "aggregated_output", "role":
 			f[string(k)] = payload[vs:ve]
 		}
 		return true
@@ -204,6 +218,9 @@ func (c *CodexReader) ReadLine(l Line, p *Parsed) {
 	case "response_item":
 		if !codexItems[ptype] {
 			p.SkipField(l.Number, "response_item type", ptype)
+		}
+		if role, _ := str(f["role"]); c.startLine == 0 && (codexOutputs[ptype] || ptype == "message" && role == "assistant") {
+			c.startLine, c.startTS = l.Number, ts
 		}
 		switch ptype {
 		case "function_call", "custom_tool_call":
@@ -318,7 +335,12 @@ func (c *CodexReader) tokenCount(l Line, ts string, info []byte, p *Parsed) {
 		c.prev = &tu
 	}
 	fresh, cached := splitCached(lu.in, lu.cached)
-	p.AddModelCall(ModelCall{Key: key, At: ts, Line: l.Number, Input: fresh, CacheRead: cached, CacheWrite: lu.cacheWrite,
+	line := l.Number
+	if c.startLine > 0 {
+		line, ts = c.startLine, c.startTS
+	}
+	c.startLine, c.startTS = 0, ""
+	p.AddModelCall(ModelCall{Key: key, At: ts, Line: line, Input: fresh, CacheRead: cached, CacheWrite: lu.cacheWrite,
 		Output: lu.out, Reasoning: lu.reasoning, Model: c.model, ContextWindow: window, cumulative: cumulative})
 }
 

@@ -12,7 +12,8 @@ import (
 
 // Compaction kinds of the line-log readers; the other harnesses name theirs
 // beside their readers (CompactionOpenCode, CompactionCopilot,
-// CompactionCopilotTruncation, CompactionGoose).
+// CompactionCopilotTruncation, CompactionGoose, CompactionDsh,
+// CompactionDshPrune).
 const (
 	// CompactionClaude: Claude Code's compact boundary (a system line of
 	// subtype compact_boundary) and the summary that follows it (a user line

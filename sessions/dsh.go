@@ -43,6 +43,7 @@ func init() { Register(dshHarness{}) }
 //     columns, with the locator of what the model saw last;
 //   - usage per (turn, step) of each model call, failed attempts and
 //     compaction summaries apart;
+//   - each compaction/summary and compaction/prune as a compaction;
 //   - images are attachment blocks: their bytes are read from dsh's
 //     attachment store through the file rule into Spillscope's own.
 type dshHarness struct{}
@@ -303,6 +304,7 @@ func (d *dshPass) handler() dsh.Handler {
 			}
 			return nil
 		},
+		Compaction: d.compaction,
 		Diagnostic: d.diagnostic,
 	}
 }
@@ -375,6 +377,39 @@ func (d *dshPass) usage(u dsh.Usage) {
 		Input: t.InputTokens, CacheRead: t.CacheReadTokens, CacheWrite: t.CacheWriteTokens,
 		Output: t.OutputTokens, Reasoning: t.ReasoningTokens, Model: u.Model, ContextWindow: u.ContextWindow})
 	d.p.SeeTime(dshTime(u.At))
+}
+
+// dsh's compaction kinds in the index.
+const (
+	// CompactionDsh: a compaction/summary, whose summary replaced a span
+	// of the model's surface.
+	CompactionDsh = "dsh-compaction"
+	// CompactionDshPrune: a compaction/prune, which cut one result's text
+	// to its head and tail.
+	CompactionDshPrune = "dsh-prune"
+)
+
+// compaction records a summary or a prune of the session's own (a fork's
+// inherited ones are its parent's); a compaction that ended without a
+// summary changed nothing the model sees.
+func (d *dshPass) compaction(c dsh.Compaction) error {
+	if c.Inherited {
+		return nil
+	}
+	cp := Compaction{At: dshTime(c.At), Line: c.Line}
+	switch c.Kind {
+	case dsh.CompactionSummary:
+		cp.Kind, cp.Key = CompactionDsh, "compaction:"+c.ID
+		if c.ID == "" {
+			cp.Key = "seq:" + strconv.FormatInt(c.Seq, 10)
+		}
+	case dsh.CompactionPrune:
+		cp.Kind, cp.Key = CompactionDshPrune, "prune:"+strconv.FormatInt(c.Seq, 10)
+	default:
+		return nil
+	}
+	d.p.AddCompaction(cp)
+	return nil
 }
 
 // diagnostic maps a reader diagnostic to the index's codes: unknown event

@@ -147,24 +147,7 @@ JOIN attachments a ON a.sha256 = ra.sha256 JOIN tool_results r ON r.id = ra.resu
 		if !ok {
 			return
 		}
-		for i, b := range res.Content {
-			switch b.Type {
-			case retention.TypeText:
-				e.text += int64(est.Count(b.Text))
-			case retention.TypeImage:
-				if dm, ok := imgs[t.id][i]; ok {
-					if n, ok := imageTokens(rt, estName, dm, b.Name); ok {
-						e.image += n
-					}
-				}
-			default:
-				if len(b.Raw) > 0 {
-					if n, ok := est.Structural(b.Raw); ok {
-						e.text += int64(n)
-					}
-				}
-			}
-		}
+		e.text, e.image = priceContent(res.Content, est, rt, imgs[t.id])
 		e.total, e.ok = e.text+e.image, true
 	}
 	return runPhase(ctx, d, opts, PhaseTokens, list, work, nil, func(tx *sql.Tx, e est) error {

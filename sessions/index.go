@@ -116,8 +116,6 @@ func CheckDBPath(dbPath string, roots []string) error {
 func cleanRoots(dbPath string, roots []string, env Env) ([]string, error) {
 	out := make([]string, 0, len(roots))
 	attaches := filepath.Join(filepath.Dir(dbPath), "attachments")
-	dbReal := realPath(dbPath)
-	attReal := realPath(attaches)
 	for _, r := range roots {
 		abs, err := NormalizeRoot(r, env)
 		if err != nil {
@@ -130,8 +128,9 @@ func cleanRoots(dbPath string, roots []string, env Env) ([]string, error) {
 		if !st.IsDir() {
 			return nil, fmt.Errorf("sessions: root %q is not a folder", r)
 		}
-		rr := realPath(abs)
-		if within(dbReal, rr) || within(attReal, rr) || within(dbPath, abs) || within(attaches, abs) {
+		_, dbIn := RootOf(dbPath, []string{abs})
+		_, attIn := RootOf(attaches, []string{abs})
+		if dbIn || attIn {
 			return nil, fmt.Errorf("%w: %s is under %s", ErrDBInsideRoot, dbPath, abs)
 		}
 		out = append(out, abs)
@@ -152,6 +151,23 @@ func realPath(p string) string {
 		}
 		rest = filepath.Join(filepath.Base(q), rest)
 	}
+}
+
+// RootOf reports the root of roots that path lies in, comparing both as
+// written and with symlinks resolved on each side, so no spelling of a
+// session folder slips past: the one check for every file the app writes
+// (the index, the attachment store, an export).
+func RootOf(path string, roots []string) (string, bool) {
+	p, pr := filepath.Clean(path), realPath(path)
+	for _, r := range roots {
+		if r == "" {
+			continue
+		}
+		if within(p, filepath.Clean(r)) || within(pr, realPath(r)) {
+			return r, true
+		}
+	}
+	return "", false
 }
 
 // within reports whether p is root or inside it.
@@ -419,8 +435,9 @@ type attachRef struct {
 }
 
 type linkRow struct {
-	block                    int
-	shown, reason, parameter string
+	block                          int
+	shown, reason, parameter, host string
+	ordinal                        int
 }
 
 // Attachment is one stored image.
@@ -520,14 +537,22 @@ func (d *DB) processResult(r *ToolResult, c candidate, p *Parsed, roots []string
 	// which the rows, kept until the file is written, must not keep alive.
 	for _, v := range links.Classify(r.Blocks) {
 		if v.Kind != links.KindItself && v.Kind != "" {
-			x.links = append(x.links, linkRow{block: v.Index, shown: v.Kind, reason: v.Reason, parameter: strings.Clone(v.Parameter)})
+			l := linkRow{block: v.Index, shown: v.Kind, reason: v.Reason, parameter: strings.Clone(v.Parameter)}
+			if v.Index < len(r.Blocks) && v.Kind != links.KindMarker {
+				l.host = strings.Clone(links.URIHost(r.Blocks[v.Index].URI))
+			}
+			x.links = append(x.links, l)
 		}
 	}
 	for i, b := range r.Blocks {
 		switch b.Type {
 		case retention.TypeText:
-			for _, fd := range links.ScanText(b.Text) {
-				x.links = append(x.links, linkRow{block: i, shown: "text", reason: fd.Reason, parameter: strings.Clone(fd.Parameter)})
+			// Every URL, safe ones too (an empty reason): the audit counts
+			// what reached the model as plain text. Names and hosts are
+			// cloned so the row never keeps a huge line alive.
+			for k, fd := range links.FindURLs(b.Text) {
+				x.links = append(x.links, linkRow{block: i, shown: LinkInText, reason: fd.Reason, parameter: strings.Clone(fd.Parameter),
+					host: strings.Clone(links.URIHost(links.FoundURI(b.Text, fd))), ordinal: k})
 			}
 		case retention.TypeImage:
 			att, err := d.storeImage(b, ref)
@@ -1084,8 +1109,8 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...
 			}
 		}
 		for _, l := range x.links {
-			if err := w.sc.exec(`INSERT INTO links (result_id, block_index, shown, reason, parameter) VALUES (?, ?, ?, ?, ?)`,
-				rid, l.block, l.shown, l.reason, l.parameter); err != nil {
+			if err := w.sc.exec(`INSERT INTO links (result_id, block_index, shown, reason, parameter, host, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+				rid, l.block, l.shown, l.reason, l.parameter, l.host, l.ordinal); err != nil {
 				return fmt.Errorf("link: %w", err)
 			}
 		}

@@ -128,7 +128,7 @@ func TestCallsMigrationFromCompactions(t *testing.T) {
 }
 
 // TestCallsMigrationBeforeCompactions: an index made before 0005 takes
-// 0005 to 0008 in turn; a Claude Code transcript indexed then is read
+// 0005 to the last migration in turn; a Claude Code transcript indexed then is read
 // again, its boundary and summary one compaction with its trigger and
 // tokens, and the same again after the summary is appended in a later pass.
 func TestCallsMigrationBeforeCompactions(t *testing.T) {
@@ -160,7 +160,7 @@ func TestCallsMigrationBeforeCompactions(t *testing.T) {
 		applied = append(applied, n)
 	}
 	rows.Close()
-	if want := []string{"0005_compactions.sql", "0006_replacements.sql", "0007_search_parts.sql", "0008_calls.sql"}; !reflect.DeepEqual(applied, want) {
+	if want := []string{"0005_compactions.sql", "0006_replacements.sql", "0007_search_parts.sql", "0008_calls.sql", "0009_links_audit.sql", "0010_timeline.sql"}; !reflect.DeepEqual(applied, want) {
 		t.Errorf("applied %v, want %v", applied, want)
 	}
 	if got := columns(t, d, "compactions"); !reflect.DeepEqual(got, compactionColumns) {
@@ -174,5 +174,54 @@ func TestCallsMigrationBeforeCompactions(t *testing.T) {
 	want := []Compaction{{Session: "s", Key: "line:2", Kind: CompactionClaude, Line: 2, EndLine: 3, Trigger: "auto", TokensBefore: 500}}
 	if s.ID != 3 || s.ModelCalls != 1 || s.Compactions != 1 || !reflect.DeepEqual(cs, want) {
 		t.Errorf("session %+v compactions %+v, want %+v", s, cs, want)
+	}
+}
+
+// TestTimelineMigration: an index made before 0010 reads its Codex CLI,
+// OpenCode and dsh files once more, so their calls move to where their
+// responses began; other harnesses' files are left as they are.
+func TestTimelineMigration(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, codexPath(root), xStart("gpt-5.5")+
+		xLine("response_item", "2026-07-06T09:00:02Z", map[string]any{"type": "reasoning", "summary": []any{}})+
+		xCall("call_1", "exec_command", "out")+
+		xTokens("2026-07-06T09:00:04Z", [4]int{100, 40, 10, 2}, [4]int{100, 40, 10, 2}, 258400))
+	writeFile(t, filepath.Join(root, "projects", "-w", "s1.jsonl"), cAssistant("s1", "m1", "r1", "toolu_1", "Bash", 3))
+	dbPath := filepath.Join(t.TempDir(), "index.db")
+	d, err := Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	index(t, d, root)
+	// As an earlier build left it: the call at its token_count line.
+	execAll(t, d.db, `UPDATE model_calls SET line = 6 WHERE key LIKE 'total:%'`, `DELETE FROM migrations WHERE name = '0010_timeline.sql'`)
+	d.Close()
+	if d, err = Open(dbPath); err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var reset map[string]bool = map[string]bool{}
+	rows, err := d.db.Query(`SELECT harness, mtime_ns = -1 AND cursor = '' FROM files`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var h string
+		var r bool
+		rows.Scan(&h, &r)
+		reset[h] = r
+	}
+	rows.Close()
+	if !reflect.DeepEqual(reset, map[string]bool{HarnessCodex: true, HarnessClaude: false}) {
+		t.Errorf("files read again: %v", reset)
+	}
+	index(t, d, root)
+	ss, _ := d.BrowseSessions(t.Context(), SessionFilter{Harness: HarnessCodex})
+	if len(ss) != 1 {
+		t.Fatalf("codex sessions %+v", ss)
+	}
+	mc, _ := d.ModelCalls(t.Context(), ss[0].ID)
+	if len(mc) != 1 || mc[0].Line != 3 || mc[0].At != "2026-07-06T09:00:02Z" {
+		t.Errorf("calls %+v, want the one at line 3", mc)
 	}
 }

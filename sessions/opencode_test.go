@@ -370,3 +370,47 @@ func TestOpenCodeStorage(t *testing.T) {
 		t.Errorf("the session is not the database's: %+v", ss)
 	}
 }
+
+// TestOpenCodeExportCallStart: a step's call is placed at its step-start
+// part, before the tools it called (its step-finish comes after them), so
+// each result is first carried by the next step's call.
+func TestOpenCodeExportCallStart(t *testing.T) {
+	root := t.TempDir()
+	step := func(id string, in int64) map[string]any { p := ocStep(in, 2, 30, 0); p["id"] = id; return p }
+	parts := []any{map[string]any{"type": "step-start"}, ocTool("c1", "bash", "completed", "one", nil), step("prt_f1", 10),
+		map[string]any{"type": "step-start"}, ocTool("c2", "read", "completed", "two", nil), step("prt_f2", 20)}
+	b, _ := json.MarshalIndent(map[string]any{
+		"info":     map[string]any{"id": "ses_s", "directory": "/w", "version": "1.2.27", "time": map[string]any{"created": 1773867600000, "updated": 1773867700000}},
+		"messages": []any{map[string]any{"info": map[string]any{"id": "msg_1", "sessionID": "ses_s", "role": "assistant", "modelID": "gpt-5", "providerID": "openai"}, "parts": parts}},
+	}, "", "  ")
+	path := filepath.Join(root, "opencode", "export", "ses_s.json")
+	writeFile(t, path, string(b))
+	d := openTemp(t)
+	index(t, d, root)
+	s := sessionsOf(t, d, HarnessOpenCode)["ses_s"]
+	tl, err := d.Timeline(t.Context(), s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	startLine := func(n int) int64 {
+		for i, l := range lines {
+			if strings.Contains(l, `"step-start"`) {
+				if n--; n < 0 {
+					return int64(i + 1)
+				}
+			}
+		}
+		return -1
+	}
+	if len(tl.Calls) != 2 || tl.Calls[0].Line > startLine(0)+2 || tl.Calls[1].Line > startLine(1)+2 || tl.Calls[1].Line < startLine(1)-2 {
+		t.Fatalf("calls %+v, step-starts at %d and %d", tl.Calls, startLine(0), startLine(1))
+	}
+	got := map[string]int{}
+	for _, r := range tl.Results {
+		got[r.CallID] = r.Call
+	}
+	if got["c1"] != 1 || got["c2"] != -1 {
+		t.Errorf("results carried by %v, want c1 by call 1 and c2 by none", got)
+	}
+}

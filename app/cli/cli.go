@@ -29,6 +29,7 @@ type command struct {
 	run     func(env Env, args []string) int
 }
 
+
 // Exit codes: 0 success, 1 a failure while running, 2 a usage error.
 const (
 	exitOK    = 0
@@ -47,9 +48,11 @@ func commands() map[string]command {
 		"sweep":     {"re-run retention on indexed results at many budgets", runSweep},
 		"compare":   {"run several retention policies on one result, priced on one yardstick", runCompare},
 		"sample":    {"write the bundled sample sessions (and benchmark corpora) to a folder", runSample},
+		"export":    {app.ExportSummary, func(env Env, args []string) int { return app.RunExport(env.Stdout, env.Stderr, env.Getenv, args) }},
 		"sessions":  {"print every indexed session as the window lists it (JSON lines)", runSessions},
 		"results":   {"print every indexed tool result, or one session's, as the window lists them (JSON lines)", runResults},
 		"show":      {"print one indexed tool result as the window's result view shows it", runShow},
+		"timeline":  {"print how one session's context grew, call by call, as the window's timeline draws it (JSON)", runTimeline},
 	}
 }
 
@@ -69,7 +72,7 @@ func Run(env Env, args []string) int {
 		env.Getenv = os.Getenv
 	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(env.Stdout)
+		usage(env.Stdout, commands())
 		return exitOK
 	}
 	if args[0] == "version" || args[0] == "--version" {
@@ -79,7 +82,7 @@ func Run(env Env, args []string) int {
 	cmd, ok := commands()[args[0]]
 	if !ok {
 		fmt.Fprintf(env.Stderr, "spillscope: unknown subcommand %q\n", args[0])
-		usage(env.Stderr)
+		usage(env.Stderr, commands())
 		return exitUsage
 	}
 	return cmd.run(env, args[1:])
@@ -88,11 +91,10 @@ func Run(env Env, args []string) int {
 // Version is the application version (the window's).
 const Version = app.Version
 
-func usage(w io.Writer) {
+func usage(w io.Writer, cmds map[string]command) {
 	fmt.Fprintln(w, "usage: spillscope [SUBCOMMAND] [FLAGS]")
 	fmt.Fprintln(w, "With no subcommand, spillscope opens the desktop app.")
 	fmt.Fprintln(w, "\nSubcommands:")
-	cmds := commands()
 	names := make([]string, 0, len(cmds))
 	for n := range cmds {
 		names = append(names, n)

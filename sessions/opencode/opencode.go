@@ -147,7 +147,7 @@ type Usage struct {
 	Model       string
 	Provider    string
 	Time        time.Time
-	Line        int64
+	Line        int64 // where the call began in an export: its step-start part
 	Row         int64
 	Input       int64
 	CacheRead   int64

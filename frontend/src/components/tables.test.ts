@@ -13,6 +13,7 @@ import { createLinksStore } from '../stores/links';
 import { createSearchStore } from '../stores/search';
 import { createLargestStore } from '../stores/largest';
 import { createSessionsStore } from '../stores/sessions';
+import { createTimelineStore } from '../stores/timeline';
 import LinksScreen from './links/LinksScreen.svelte';
 import ResultSearch from './sessions/ResultSearch.svelte';
 import LargestResults from './sessions/LargestResults.svelte';
@@ -37,7 +38,7 @@ const results = (offset: number, limit: number) => page([resultRow({ id: 1 }), r
 const screens: { name: string; html: () => Promise<string>; names?: string[] }[] = [
   {
     name: 'links',
-    names: [en.links.uri, en.links.parameter],
+    names: [en.links.uri, en.links.family, en.links.host],
     html: async () => {
       const store = createLinksStore(fakeBridge({ listLinks: (q) => Promise.resolve({ ...page([link], q.offset ?? 0, q.limit ?? 0), hidden: 1, inText: 0 } as LinkPage) }));
       await store.load();
@@ -78,7 +79,10 @@ const screens: { name: string; html: () => Promise<string>; names?: string[] }[]
     html: async () => {
       const sessions = createSessionsStore(fakeBridge({ sessionResults: (q) => Promise.resolve(results(q.offset ?? 0, q.limit ?? 0)) }));
       await sessions.openSession(1);
-      return render(SessionView, { props: { store: sessions, session: session(), onback: () => {}, onopen: () => {}, onsweep: () => {} } }).body;
+      const timeline = createTimelineStore(fakeBridge());
+      return render(SessionView, {
+        props: { store: sessions, session: session(), onback: () => {}, onopen: () => {}, onsweep: () => {}, timeline, onopenid: () => {} },
+      }).body;
     },
   },
 ];

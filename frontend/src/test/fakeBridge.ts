@@ -1,5 +1,5 @@
 // A Bridge for unit tests: every method rejects unless the test gives it.
-import type { Bridge, IndexStatus, Projection, ResultDetail, ResultRow, SessionRow, Settings } from '../bridge';
+import type { Bridge, IndexStatus, LinkFacets, Projection, ResultDetail, ResultRow, SessionRow, Settings } from '../bridge';
 
 const unset = (name: string) => () => Promise.reject(new Error(`fake bridge: ${name} not set`));
 
@@ -35,9 +35,15 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     sweepPolicies: unset('sweepPolicies'),
     listLinks: unset('listLinks'),
     checkLink: unset('checkLink'),
+    linkFacets: () => Promise.resolve({ reasons: [], families: [], hosts: [] } as unknown as LinkFacets),
+    chooseExportPath: unset('chooseExportPath'),
+    exportTo: unset('exportTo'),
     copyText: unset('copyText'),
     openFile: unset('openFile'),
     revealFile: unset('revealFile'),
+    timeline: unset('timeline'),
+    calibration: unset('calibration'),
+    filled: unset('filled'),
     ...over,
   };
 }
