@@ -120,19 +120,7 @@ func value(b []byte, i, depth int) (int, bool) {
 			})
 			return e, ok
 		}
-		e, _, ok := container(b, i, '{', '}', func(ks int) (int, bool, bool) {
-			ke, _, _, ok := String(b, ks)
-			if !ok {
-				return 0, false, false
-			}
-			k := SkipSpace(b, ke)
-			if k >= len(b) || b[k] != ':' {
-				return 0, false, false
-			}
-			e, ok := value(b, SkipSpace(b, k+1), depth+1)
-			return e, false, ok
-		})
-		return e, ok
+		return Fields(b, i, func(_ []byte, _ bool, vs int) (int, bool) { return value(b, vs, depth+1) })
 	case c == 't':
 		return literal(b, i, "true")
 	case c == 'f':
@@ -222,18 +210,24 @@ func Fields(b []byte, i int, fn func(key []byte, keyEscaped bool, vs int) (ve in
 		if !ok {
 			return 0, false, false
 		}
-		c := SkipSpace(b, ke)
-		if c >= len(b) || b[c] != ':' {
-			return 0, false, false
-		}
-		vs := SkipSpace(b, c+1)
-		if vs >= len(b) {
+		vs, ok := valueStart(b, ke)
+		if !ok || vs >= len(b) {
 			return 0, false, false
 		}
 		e, ok := fn(b[ks+1:ke-1], esc, vs)
 		return e, false, ok
 	})
 	return e, ok
+}
+
+// valueStart is where a member's value starts, its key ending at ke: past
+// the colon and the whitespace around it; false without the colon.
+func valueStart(b []byte, ke int) (int, bool) {
+	c := SkipSpace(b, ke)
+	if c >= len(b) || b[c] != ':' {
+		return 0, false
+	}
+	return SkipSpace(b, c+1), true
 }
 
 // Items calls fn for each element of the array at b[i] (no leading

@@ -113,11 +113,10 @@ func EachMember(b []byte, i int, fn func(key []byte, vs, ve int) bool) (end int,
 		if !ok {
 			return 0, false, false
 		}
-		c := SkipSpace(b, ke)
-		if c >= len(b) || b[c] != ':' {
+		vs, ok := valueStart(b, ke)
+		if !ok {
 			return 0, false, false
 		}
-		vs := SkipSpace(b, c+1)
 		ve, ok := SkipValue(b, vs)
 		if !ok {
 			return 0, false, false
