@@ -1,6 +1,7 @@
 // Package testkit is what the tests of the readers built on readkit
 // (sessions/opencode, sessions/goose, sessions/copilot) share: a collector
-// of everything a reader's handler hears, and small JSON and file helpers.
+// of everything a reader's handler hears, and small JSON and file helpers
+// (the sessions package's tests write their files with WriteFile too).
 // Only tests import it.
 package testkit
 
