@@ -3,12 +3,14 @@ package sessions
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"spillscope/retention"
 )
@@ -97,10 +99,27 @@ func (geminiCLI) SpillCandidates(named string, s SessionRef) []string {
 
 func (geminiCLI) Read(ctx context.Context, src Source, p *Parsed) (ReadState, error) {
 	doc, ok := readDoc(src, p)
+	if ok && midRewrite(src, doc) {
+		// Gemini CLI rewrites the file in place each turn: a document cut
+		// short while it does is read again once the writer is done, so
+		// its results neither leave the index nor come back under new ids.
+		return ReadState{Mode: ReadAll, Retry: true}, nil
+	}
 	if ok {
 		ReadGeminiDoc(doc, p)
 	}
 	return ReadState{Mode: ReadAll}, nil
+}
+
+// rewriteGrace is how long after its last write a document that does not
+// parse is taken for one still being written; after it, the document is
+// read as it is, with diagnostics.
+const rewriteGrace = 2 * time.Second
+
+// midRewrite reports whether a document written moments ago is not yet
+// whole JSON.
+func midRewrite(src Source, doc []byte) bool {
+	return time.Since(time.Unix(0, src.ModTime)) < rewriteGrace && !json.Valid(doc)
 }
 
 // ReadResult: the locator's span is the toolCalls object itself.
