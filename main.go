@@ -71,7 +71,9 @@ func runWindow() error {
 			appSvc.Startup(ctx)
 			sessionsSvc.Startup(ctx)
 		},
-		Bind: []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc},
+		// The live watcher stops before the index closes.
+		OnShutdown: func(context.Context) { app.Shutdown(sessionsSvc) },
+		Bind:       []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc},
 		// Bound methods fail with a code and params the window translates.
 		ErrorFormatter: app.FormatError,
 		Linux: &linux.Options{

@@ -590,6 +590,15 @@ func (d *DB) dropFiles(ctx context.Context, gone []fileRow, onChange func(FileCh
 	return len(gone), nil
 }
 
+// Indexed reports whether the index holds any file yet (a pass has run).
+func (d *DB) Indexed(ctx context.Context) (bool, error) {
+	var ok bool
+	if err := d.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM files)`).Scan(&ok); err != nil {
+		return false, fmt.Errorf("sessions: indexed: %w", err)
+	}
+	return ok, nil
+}
+
 // Totals counts what the index holds for files under roots, in all and per
 // harness. Sessions are distinct harness session ids (a subagent transcript
 // belongs to its parent session; each retained record of this project is
