@@ -127,9 +127,13 @@ type WatchOptions struct {
 	// search phases over everything waiting) once the folders are
 	// watched, for what changed before.
 	CatchUp bool
-	// Enrich tunes the token and search phases of each pass (its Results
-	// are the pass's own).
-	Enrich EnrichOptions
+	// Enrich tunes the token and search phases of each pass (its
+	// Sessions are the pass's own); SkipEnrich leaves them out.
+	Enrich     EnrichOptions
+	SkipEnrich bool
+	// Progress, when set, takes the progress of the passes over the whole
+	// roots (the catch-up pass's, for a progress bar).
+	Progress func(Progress)
 	// Notifier makes the system notifier (NewNotifier when nil).
 	Notifier func() (Notifier, error)
 	// OnChange is called after the structure phase of a pass that changed
@@ -545,6 +549,7 @@ func (w *Watcher) pass(ctx context.Context, roots []string, j passJob) passDone 
 	}}
 	var err error
 	if j.full {
+		opts.Progress = w.opts.Progress
 		_, err = w.db.Index(ctx, roots, opts)
 	} else {
 		_, err = w.db.IndexFiles(ctx, roots, j.paths, opts)
@@ -556,11 +561,12 @@ func (w *Watcher) pass(ctx context.Context, roots []string, j passJob) passDone 
 			w.opts.OnChange(out)
 		}
 	}
-	if err == nil && (out.Changed() || j.enrichAll) {
+	if err == nil && !w.opts.SkipEnrich && (out.Changed() || j.enrichAll) {
 		eo := w.opts.Enrich
 		eo.Sessions = out.Sessions
 		if j.enrichAll {
 			eo.Sessions = nil
+			eo.Progress = w.opts.Progress
 		}
 		err = w.db.Enrich(ctx, eo)
 	}
