@@ -78,12 +78,12 @@ type live struct {
 	starting sync.Mutex
 	on       bool
 	mu       sync.Mutex
-	roots  []string
-	cancel context.CancelFunc
-	done   chan struct{}
-	w      *sessions.Watcher
-	paused bool
-	status LiveStatus
+	roots    []string
+	cancel   context.CancelFunc
+	done     chan struct{}
+	w        *sessions.Watcher
+	paused   bool
+	status   LiveStatus
 }
 
 // emitter pushes events to the window (the Wails runtime); nil until the
