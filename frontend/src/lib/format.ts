@@ -184,3 +184,12 @@ export function baseName(p: string | null | undefined): string {
   const parts = (p || '').split(/[\\/]/).filter(Boolean);
   return parts[parts.length - 1] ?? '';
 }
+
+/** formatAgo words how long ago a moment (Unix ms) was, at the coarsest unit: 12s, 3m, 2h, 4d. */
+export function formatAgo(at: number, now: number): string {
+  const s = Math.max(0, Math.round((now - at) / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86400)}d`;
+}
