@@ -200,9 +200,10 @@ func TestWatchKillHelper(t *testing.T) {
 }
 
 // TestKillDuringWatch: a watching process killed (-9) while a writer
-// appends to its sessions leaves an index that a restarted watcher brings
-// to what a clean index of the same files holds: every result once,
-// usage, token counts and search terms, a sound database.
+// appends to its sessions leaves an index that a restarted watcher (as
+// index --watch restarts: catching up, every waiting result counted)
+// brings to what a clean index of the same files holds: every result
+// once, usage, token counts and search terms, a sound database.
 func TestKillDuringWatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs subprocesses")
@@ -291,7 +292,7 @@ func TestKillDuringWatch(t *testing.T) {
 			if err := d.db.QueryRow(`PRAGMA integrity_check`).Scan(&integrity); err != nil || integrity != "ok" {
 				t.Errorf("integrity_check %q %v", integrity, err)
 			}
-			_, log := startWatch(t, d, []string{root}, WatchOptions{CatchUp: true})
+			_, log := startWatch(t, d, []string{root}, WatchOptions{CatchUp: true, EnrichWaiting: true})
 			log.mu.Lock()
 			start := log.passes[0]
 			log.mu.Unlock()

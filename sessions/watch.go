@@ -123,10 +123,11 @@ type WatchOptions struct {
 	Every time.Duration
 	// RetryDelay is when a source read mid-change is read again (1 s).
 	RetryDelay time.Duration
-	// CatchUp runs a structure pass over the roots (and the token and
-	// search phases over everything waiting) once the folders are
-	// watched, for what changed before.
-	CatchUp bool
+	// CatchUp runs a structure pass over the roots once the folders are
+	// watched, for what changed before; EnrichWaiting has its token and
+	// search phases run over every result waiting (as index does), not
+	// only over the sessions it wrote to.
+	CatchUp, EnrichWaiting bool
 	// Enrich tunes the token and search phases of each pass (its
 	// Sessions are the pass's own); SkipEnrich leaves them out.
 	Enrich     EnrichOptions
@@ -307,7 +308,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 	running := false
 	if w.opts.CatchUp {
 		running = true
-		jobs <- passJob{trigger: TriggerStart, full: true, enrichAll: true}
+		jobs <- passJob{trigger: TriggerStart, full: true, enrichAll: w.opts.EnrichWaiting}
 	}
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()

@@ -148,9 +148,10 @@ func watchIndex(env Env, db *sessions.DB, roots []string, structureOnly bool) in
 	said := ""
 	bar := newProgressBar(env)
 	w := sessions.NewWatcher(db, roots, sessions.WatchOptions{
-		CatchUp:    true,
-		SkipEnrich: structureOnly,
-		Progress:   bar.show,
+		CatchUp:       true,
+		EnrichWaiting: true,
+		SkipEnrich:    structureOnly,
+		Progress:      bar.show,
 		OnPass: func(p sessions.WatchPass) {
 			mu.Lock()
 			defer mu.Unlock()
