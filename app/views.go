@@ -392,8 +392,8 @@ type IndexStatus struct {
 	Diagnostics    int     `json:"diagnostics"`
 	LastIndexedAgo string  `json:"lastIndexedAgo"`
 	// LastIndexedAt is when the last pass (manual or live) ended, in Unix
-	// ms (0: none since start), so the window words "ago" itself between
-	// events.
+	// ms (0: none since start): the window shows the moment, which stays
+	// true between events (an "ago" would need asking again).
 	LastIndexedAt int64 `json:"lastIndexedAt"`
 	// Seq orders statuses: each pushed one has a higher number, a Status
 	// answer the number of the last pushed, and the window keeps the

@@ -141,7 +141,7 @@ export const en = {
     bytes: 'Read',
     rate: 'Speed',
     done: 'Index up to date',
-    lastIndexed: 'last run {ago} ago',
+    lastIndexed: 'last run at {time}',
     never: 'Not indexed yet in this window',
     failed: 'Indexing failed',
     totals: '{sessions} sessions · {results} tool results · {images} images · {notices} spill notices · {diagnostics} skipped lines',

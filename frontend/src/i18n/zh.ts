@@ -141,7 +141,7 @@ export const zh = {
     bytes: '已读取',
     rate: '速度',
     done: '索引已是最新',
-    lastIndexed: '上次运行于 {ago} 前',
+    lastIndexed: '上次运行于 {time}',
     never: '本窗口中尚未索引',
     failed: '索引失败',
     totals: '{sessions} 个会话 · {results} 个工具结果 · {images} 张图片 · {notices} 条 spill 提示 · {diagnostics} 行被跳过',

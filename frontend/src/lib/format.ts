@@ -185,11 +185,13 @@ export function baseName(p: string | null | undefined): string {
   return parts[parts.length - 1] ?? '';
 }
 
-/** formatAgo words how long ago a moment (Unix ms) was, at the coarsest unit: 12s, 3m, 2h, 4d. */
-export function formatAgo(at: number, now: number): string {
-  const s = Math.max(0, Math.round((now - at) / 1000));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86400) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86400)}d`;
+/** formatClock shows a moment (Unix ms) as local "HH:MM:SS" when it is today (now's day), else as formatTime does. */
+export function formatClock(at: number, now: number): string {
+  const d = new Date(at);
+  const n = new Date(now);
+  const p = (x: number) => String(x).padStart(2, '0');
+  if (d.getFullYear() === n.getFullYear() && d.getMonth() === n.getMonth() && d.getDate() === n.getDate()) {
+    return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  }
+  return formatTime(d.toISOString());
 }
