@@ -113,8 +113,11 @@ func (s *Sessions) nextSeq() int64 {
 }
 
 // changed pushes one IndexChange: the rows named (All past the bound) and
-// the status now.
+// the status now. Pushes are one at a time, so their numbers follow the
+// order their statuses were read in.
 func (s *Sessions) changed(sessionRows, results []int64, all bool) {
+	s.pushMu.Lock()
+	defer s.pushMu.Unlock()
 	st, err := s.Status()
 	if err != nil {
 		return

@@ -30,6 +30,8 @@ type Sessions struct {
 	live live
 	// totals are the last totals Status read, for progress events.
 	totals sessions.Summary
+	// pushMu keeps pushed statuses in the order they were read.
+	pushMu sync.Mutex
 }
 
 // NewSessions builds the Sessions service over a shared store.
@@ -308,6 +310,8 @@ const progressEvery = 250 * time.Millisecond
 // sendProgress pushes the progress of a manual pass (no totals query:
 // the last totals stand until the pass's changes are pushed).
 func (s *Sessions) sendProgress() {
+	s.pushMu.Lock()
+	defer s.pushMu.Unlock()
 	s.mu.Lock()
 	st := s.progressStatus()
 	st.Sessions, st.ToolResults, st.Images, st.SpillNotices, st.Diagnostics = s.totals.Sessions, s.totals.ToolResults, s.totals.ToolResultImages, s.totals.SpillNotices, s.totals.Diagnostics

@@ -300,25 +300,7 @@ func TestKillDuringWatch(t *testing.T) {
 				t.Fatalf("restart pass %+v", start)
 			}
 
-			clean := openTemp(t)
-			want := index(t, clean, root)
-			if err := clean.Enrich(t.Context(), EnrichOptions{}); err != nil {
-				t.Fatal(err)
-			}
-			got, err := d.Totals(t.Context(), []string{root})
-			if err != nil {
-				t.Fatal(err)
-			}
-			want.ChangedFiles, want.Seconds = 0, 0
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("after kill and restart %+v, want %+v", got, want)
-			}
-			if u, w := usageTotals(t, d), usageTotals(t, clean); u != w {
-				t.Errorf("usage %+v, want %+v", u, w)
-			}
-			if g, w := tokenSum(t, d), tokenSum(t, clean); g != w {
-				t.Errorf("token estimates %+v, want %+v", g, w)
-			}
+			likeFresh(t, d, root)
 			k := &idTracker{t: t, d: d, ids: map[string]int64{}}
 			if got := len(k.check()); got != 80*10+n {
 				t.Errorf("%d results, want %d", got, 80*10+n)

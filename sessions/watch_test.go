@@ -114,6 +114,31 @@ func (k *idTracker) check() map[string]int64 {
 	return now
 }
 
+// likeFresh checks that d holds for roots what a fresh index of them
+// holds once enriched: the totals, usage, token counts and search terms.
+func likeFresh(t *testing.T, d *DB, roots ...string) {
+	t.Helper()
+	clean := openTemp(t)
+	want := index(t, clean, roots...)
+	if err := clean.Enrich(t.Context(), EnrichOptions{Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := d.Totals(t.Context(), roots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.ChangedFiles, want.Seconds = 0, 0
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("index %+v, a fresh one %+v", got, want)
+	}
+	if u, w := usageTotals(t, d), usageTotals(t, clean); u != w {
+		t.Errorf("usage %+v, a fresh index %+v", u, w)
+	}
+	if g, w := tokenSum(t, d), tokenSum(t, clean); g != w {
+		t.Errorf("tokens %+v, a fresh index %+v", g, w)
+	}
+}
+
 // Codex rollout lines.
 func xLine(typ string, payload map[string]any) string {
 	return mustJSON(map[string]any{"timestamp": "2026-01-01T00:00:00Z", "type": typ, "payload": payload})
@@ -223,25 +248,7 @@ func TestWatchWriters(t *testing.T) {
 	})
 	k.check()
 
-	clean := openTemp(t)
-	wantSum := index(t, clean, rootA, rootB)
-	if err := clean.Enrich(t.Context(), EnrichOptions{Workers: 1}); err != nil {
-		t.Fatal(err)
-	}
-	got, err := d.Totals(t.Context(), []string{rootA, rootB})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantSum.ChangedFiles, wantSum.Seconds = 0, 0
-	if !reflect.DeepEqual(got, wantSum) {
-		t.Errorf("watched index %+v, a fresh one %+v", got, wantSum)
-	}
-	if u, w := usageTotals(t, d), usageTotals(t, clean); u != w {
-		t.Errorf("usage %+v, a fresh index %+v", u, w)
-	}
-	if g, w := tokenSum(t, d), tokenSum(t, clean); g != w {
-		t.Errorf("tokens %+v, a fresh index %+v", g, w)
-	}
+	likeFresh(t, d, rootA, rootB)
 	if codes := diagCodes(t, d); len(codes) != 0 {
 		t.Errorf("diagnostics %v: a torn read left a trace", codes)
 	}
