@@ -28,13 +28,14 @@ var assets embed.FS
 var icon []byte
 
 func main() {
+	env := cli.Env{
+		Stdin:            os.Stdin,
+		Stdout:           os.Stdout,
+		Stderr:           os.Stderr,
+		StderrIsTerminal: isatty.IsTerminal(os.Stderr.Fd()),
+	}
 	if len(os.Args) > 1 && cli.IsSubcommand(os.Args[1]) {
-		os.Exit(cli.Run(cli.Env{
-			Stdin:            os.Stdin,
-			Stdout:           os.Stdout,
-			Stderr:           os.Stderr,
-			StderrIsTerminal: isatty.IsTerminal(os.Stderr.Fd()),
-		}, os.Args[1:]))
+		os.Exit(cli.Run(env, os.Args[1:]))
 	}
 	if err := runWindow(); err != nil {
 		fmt.Fprintln(os.Stderr, "spillscope:", err)
@@ -56,6 +57,8 @@ func runWindow() error {
 	sessionsSvc := app.NewSessions(store)
 	retentionSvc := app.NewRetention(store)
 	linksSvc := app.NewLinks(store)
+	desktopSvc := app.NewDesktop(store, app.SystemOpener{})
+	exportsSvc := app.NewExports(store, sessionsSvc, retentionSvc, linksSvc)
 	return wails.Run(&options.App{
 		Title:            "Spillscope",
 		Width:            1280,
@@ -70,10 +73,11 @@ func runWindow() error {
 		OnStartup: func(ctx context.Context) {
 			appSvc.Startup(ctx)
 			sessionsSvc.Startup(ctx)
+			exportsSvc.Startup(ctx)
 		},
 		// The live watcher stops before the index closes.
 		OnShutdown: func(context.Context) { app.Shutdown(sessionsSvc) },
-		Bind:       []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc},
+		Bind:       []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc, desktopSvc, exportsSvc},
 		// Bound methods fail with a code and params the window translates.
 		ErrorFormatter: app.FormatError,
 		Linux: &linux.Options{

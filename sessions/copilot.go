@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strconv"
 
 	"spillscope/retention"
 	"spillscope/sessions/copilot"
@@ -15,6 +14,17 @@ import (
 
 // HarnessCopilot is GitHub Copilot CLI's name in the index.
 const HarnessCopilot = copilot.Harness
+
+// Copilot CLI's compaction kinds.
+const (
+	// CompactionCopilot: a session.compaction_start and the
+	// session.compaction_complete after it (which has the token counts),
+	// one compaction.
+	CompactionCopilot = "copilot-compaction"
+	// CompactionCopilotTruncation: a session.truncation, the oldest
+	// messages dropped to fit the token limit.
+	CompactionCopilotTruncation = "copilot-truncation"
+)
 
 func init() { Register(copilotCLI{}) }
 
@@ -111,19 +121,25 @@ func (copilotCLI) Read(ctx context.Context, src Source, p *Parsed) (ReadState, e
 			return nil
 		},
 		Usage: func(u copilot.Usage) error {
-			// Persisted logs give each message's output only; an
-			// assistant.usage event, where one is written, the whole call.
+			// Persisted logs give each message's output only (a call with
+			// no prompt counts); an assistant.usage event, where one is
+			// written, the whole call.
 			sawUsage = sawUsage || !u.OutputOnly
-			p.AddUsage(Usage{Key: "call:" + u.Key, Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite,
-				Output: u.Output, Reasoning: u.Reasoning})
+			p.AddModelCall(ModelCall{Key: u.Key, At: kitTime(u.Time), Line: u.Line, Model: u.Model,
+				Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Output: u.Output, Reasoning: u.Reasoning})
 			return nil
 		},
 		Compaction: func(c copilot.Compaction) error {
-			if c.Kind == copilot.CompactionStart {
-				return nil // the complete event that follows has the figures
+			cp := Compaction{Kind: CompactionCopilot, At: kitTime(c.Time), Line: c.Line, TokensBefore: c.PreTokens, TokensAfter: c.PostTokens}
+			switch c.Kind {
+			case copilot.CompactionStart:
+				p.AddCompaction(cp)
+			case copilot.CompactionComplete:
+				p.CloseCompaction(cp)
+			default:
+				cp.Kind = CompactionCopilotTruncation
+				p.AddCompaction(cp)
 			}
-			p.AddCompaction(Compaction{Key: "line:" + strconv.FormatInt(c.Line, 10), Kind: c.Kind, Time: kitTime(c.Time),
-				Line: c.Line, Before: c.PreTokens, After: c.PostTokens})
 			return nil
 		},
 		Diagnostic: func(d copilot.Diagnostic) error {

@@ -3,6 +3,7 @@ package sessions
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -10,8 +11,11 @@ import (
 )
 
 // cpEvent is one Copilot CLI event line.
+// cpTime is every test event's time, as the index writes it.
+const cpTime = "2026-04-23T17:08:08.893Z"
+
 func cpEvent(typ string, data map[string]any) string {
-	return mustJSON(map[string]any{"type": typ, "data": data, "id": "e", "timestamp": "2026-04-23T17:08:08.893Z", "parentId": nil}) + "\n"
+	return mustJSON(map[string]any{"type": typ, "data": data, "id": "e", "timestamp": cpTime, "parentId": nil}) + "\n"
 }
 
 func cpStart(sid string) string {
@@ -103,10 +107,15 @@ func TestCopilotShapes(t *testing.T) {
 	ss := sessionsOf(t, d, HarnessCopilot)["u1"]
 	// Output is the messages' own; input, cache and reasoning are the
 	// shutdown's, input without its cache reads and writes.
-	if ss.Input != 1500 || ss.CacheRead != 3000 || ss.CacheWrite != 500 || ss.Output != 120 || ss.Reasoning != 64 || ss.Model != "claude-sonnet-4.6" || ss.Project != "/w/api" {
+	if ss.Input != 1500 || ss.CacheRead != 3000 || ss.CacheWrite != 500 || ss.Output != 120 || ss.Reasoning != 64 || ss.Model != "claude-sonnet-4.6" || ss.Project != "/w/api" ||
+		ss.ModelCalls != 1 {
 		t.Errorf("session %+v", ss)
 	}
-	if cs := compactionsOf(t, d, ss); len(cs) != 2 || cs[0].Before != 90000 || cs[0].After != 8000 || cs[1].Kind != copilot.Truncation {
+	// The start and the complete event after it are one compaction, with
+	// the complete event's counts.
+	wantC := []Compaction{{Session: "u1", Key: "line:31", Kind: CompactionCopilot, At: cpTime, Line: 31, EndLine: 33, TokensBefore: 90000, TokensAfter: 8000},
+		{Session: "u1", Key: "line:35", Kind: CompactionCopilotTruncation, At: cpTime, Line: 35, TokensBefore: 130000, TokensAfter: 100000}}
+	if cs := compactionsOf(t, d, ss); !reflect.DeepEqual(cs, wantC) {
 		t.Errorf("compactions %+v", cs)
 	}
 	got := diagCodes(t, d)

@@ -57,7 +57,8 @@ func knownParam(code, name string) bool {
 		DiagResultProblem: {"callId", "detail"}, DiagBadImage: {"callId", "block", "detail"},
 		DiagBadRecord: {"where", "error"}, DiagUnknownItem: {"type", "count", "where"}, DiagOrphanResult: {"callId"},
 		DiagNotSource: {"harness", "detail"},
-		DiagTornTail: {"offset"}, DiagLogProblem: {"problem", "detail"},
+		DiagTornTail:  {"offset"}, DiagLogProblem: {"problem", "detail"},
+		DiagUnknownField: {"field", "value", "count", "firstLine"},
 	}
 	for _, p := range params[code] {
 		if p == name {

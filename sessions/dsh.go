@@ -43,6 +43,7 @@ func init() { Register(dshHarness{}) }
 //     columns, with the locator of what the model saw last;
 //   - usage per (turn, step) of each model call, failed attempts and
 //     compaction summaries apart;
+//   - each compaction/summary and compaction/prune as a compaction;
 //   - images are attachment blocks: their bytes are read from dsh's
 //     attachment store through the file rule into Spillscope's own.
 type dshHarness struct{}
@@ -303,6 +304,7 @@ func (d *dshPass) handler() dsh.Handler {
 			}
 			return nil
 		},
+		Compaction: d.compaction,
 		Diagnostic: d.diagnostic,
 	}
 }
@@ -366,11 +368,48 @@ func dshUsageKey(u dsh.Usage) string {
 	return ts
 }
 
+// usage records one model call: dsh's buckets are already disjoint (input
+// uncached; reasoning part of output), as every per-call record is. Failed
+// attempts and compaction summaries are calls of their own.
 func (d *dshPass) usage(u dsh.Usage) {
 	t := u.Tokens
-	d.p.AddUsage(Usage{Key: dshUsageKey(u), Input: t.InputTokens, CacheRead: t.CacheReadTokens, CacheWrite: t.CacheWriteTokens,
-		Output: t.OutputTokens, Reasoning: t.ReasoningTokens})
+	d.p.AddModelCall(ModelCall{Key: dshUsageKey(u), At: dshTime(u.At), Line: u.Line,
+		Input: t.InputTokens, CacheRead: t.CacheReadTokens, CacheWrite: t.CacheWriteTokens,
+		Output: t.OutputTokens, Reasoning: t.ReasoningTokens, Model: u.Model, ContextWindow: u.ContextWindow})
 	d.p.SeeTime(dshTime(u.At))
+}
+
+// dsh's compaction kinds in the index.
+const (
+	// CompactionDsh: a compaction/summary, whose summary replaced a span
+	// of the model's surface.
+	CompactionDsh = "dsh-compaction"
+	// CompactionDshPrune: a compaction/prune, which cut one result's text
+	// to its head and tail.
+	CompactionDshPrune = "dsh-prune"
+)
+
+// compaction records a summary or a prune of the session's own (a fork's
+// inherited ones are its parent's); a compaction that ended without a
+// summary changed nothing the model sees.
+func (d *dshPass) compaction(c dsh.Compaction) error {
+	if c.Inherited {
+		return nil
+	}
+	cp := Compaction{At: dshTime(c.At), Line: c.Line}
+	switch c.Kind {
+	case dsh.CompactionSummary:
+		cp.Kind, cp.Key = CompactionDsh, "compaction:"+c.ID
+		if c.ID == "" {
+			cp.Key = "seq:" + strconv.FormatInt(c.Seq, 10)
+		}
+	case dsh.CompactionPrune:
+		cp.Kind, cp.Key = CompactionDshPrune, "prune:"+strconv.FormatInt(c.Seq, 10)
+	default:
+		return nil
+	}
+	d.p.AddCompaction(cp)
+	return nil
 }
 
 // diagnostic maps a reader diagnostic to the index's codes: unknown event
@@ -399,6 +438,13 @@ func (d *dshPass) session(s dsh.Session) {
 	info.ID = s.ID
 	if s.Origin == "subagent" && s.ParentSession != "" {
 		info.ID, info.AgentID = s.ParentSession, s.ID
+		info.Kind = TranscriptSubagent
+		if s.Descriptor != nil {
+			info.AgentType, info.AgentDescription = s.Descriptor.Mode, s.Descriptor.Label
+		}
+	}
+	if s.Title != "" {
+		info.Title = s.Title
 	}
 	info.Cwd, info.Project = s.Cwd, s.Cwd
 	info.Model = s.Model

@@ -15,6 +15,10 @@ import (
 // HarnessGoose is goose's name in the index.
 const HarnessGoose = goose.Harness
 
+// CompactionGoose: a model call goose made to compact the context, as its
+// usage ledger marks it (is_compaction).
+const CompactionGoose = "goose-compaction"
+
 func init() { Register(gooseHarness{}) }
 
 // gooseHarness reads goose sessions through sessions/goose: the database
@@ -183,11 +187,20 @@ func gooseHandler(p *Parsed, many bool) goose.Handler {
 			return nil
 		},
 		Usage: func(u goose.Usage) error {
-			p.AddUsage(Usage{Key: u.Key, Session: sess(u.SessionID), Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Output: u.Output})
+			if u.CarriedForward {
+				// Usage from before the ledger, carried into it: a sum,
+				// not one call.
+				p.AddUsage(Usage{Key: u.Key, Session: sess(u.SessionID), Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Output: u.Output})
+				return nil
+			}
+			// One call per ledger row; its output counts whatever the
+			// model produced.
+			p.AddModelCall(ModelCall{Session: sess(u.SessionID), Key: u.Key, At: kitTime(u.Time), Model: u.Model,
+				Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Output: u.Output})
 			return nil
 		},
 		Compaction: func(c goose.Compaction) error {
-			p.AddCompaction(Compaction{Session: sess(c.SessionID), Key: fmt.Sprintf("ledger:%d", c.Row), Kind: "compaction", Time: kitTime(c.Time)})
+			p.AddCompaction(Compaction{Session: sess(c.SessionID), Key: fmt.Sprintf("ledger:%d", c.Row), Kind: CompactionGoose, At: kitTime(c.Time)})
 			return nil
 		},
 		Diagnostic: func(d goose.Diagnostic) error {

@@ -112,7 +112,13 @@ VALUES ('s1', 1767225605, 'claude-sonnet-4-5', 12000, 300, 12300, 9000, 1000, 0.
 	if a := ss["s1"]; a.Input != 2000+30000 || a.CacheRead != 9000 || a.CacheWrite != 1000 || a.Output != 900 || a.Model != "claude-sonnet-4-5" || a.Project != "/w/s1" {
 		t.Errorf("session %+v", a)
 	}
-	if cs := compactionsOf(t, d, ss["s1"]); len(cs) != 1 || cs[0].Kind != "compaction" {
+	// One model call per ledger row, the compaction call among them.
+	mc, err := d.ModelCalls(t.Context(), ss["s1"].ID)
+	if err != nil || len(mc) != 2 || ss["s1"].ModelCalls != 2 || mc[0].At != "2026-01-01T00:00:05Z" || mc[0].Prompt() != 12000 || mc[1].Input != 30000 ||
+		mc[1].Model != "claude-sonnet-4-5" {
+		t.Errorf("model calls %+v %v", mc, err)
+	}
+	if cs := compactionsOf(t, d, ss["s1"]); len(cs) != 1 || cs[0].Kind != CompactionGoose || cs[0].Key != mc[1].Key || cs[0].At != mc[1].At {
 		t.Errorf("compactions %+v", cs)
 	}
 	if got := diagCodes(t, d); got[DiagOrphanResult] != 1 || got[DiagUnknownItem] != 1 {

@@ -74,6 +74,14 @@ func superseded(h Harness, path string) bool {
 	return ok && s.Superseded(path)
 }
 
+// OriginalReader is a harness whose log can keep, beside a result it cut
+// itself, the complete output (Codex's exec_command_end aggregated_output).
+// ReadOriginal reads that output back from the locator Read put in the
+// result's Original; callID must match.
+type OriginalReader interface {
+	ReadOriginal(path string, loc Locator, callID string) (string, error)
+}
+
 // Match is how sure a harness is that a file is its own.
 type Match int
 

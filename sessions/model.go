@@ -11,6 +11,7 @@ package sessions
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"spillscope/retention"
 )
@@ -39,11 +40,33 @@ type SessionInfo struct {
 	Route   string `json:"route,omitempty"`
 	Started string `json:"started,omitempty"`
 	Ended   string `json:"ended,omitempty"`
+	// Title is the session's name as the harness keeps it (Claude Code's
+	// custom-title, else its ai-title; Gemini CLI's summary).
+	Title string `json:"title,omitempty"`
+	// Kind is what the transcript is: "" for a session's own, or
+	// TranscriptSubagent, TranscriptCompaction.
+	Kind string `json:"kind,omitempty"`
+	// AgentType and AgentDescription describe a subagent as its harness
+	// recorded it (Claude Code's agent-*.meta.json).
+	AgentType        string `json:"agentType,omitempty"`
+	AgentDescription string `json:"agentDescription,omitempty"`
 }
 
+// Transcript kinds (SessionInfo.Kind).
+const (
+	// TranscriptSubagent is a subagent's transcript, listed under its
+	// parent session (the session whose ID it shares).
+	TranscriptSubagent = "subagent"
+	// TranscriptCompaction is the transcript of a compaction: the model
+	// call that summarised the parent's context (Claude Code's
+	// agent-acompact-*).
+	TranscriptCompaction = "compaction"
+)
+
 // Usage is one provider usage record, already deduplicated by Key within a
-// session (the last record with a key wins). Input excludes cached input on
-// every harness, whatever the harness itself reports.
+// session (the last record with a key wins), for a reader that has totals
+// but no per-call records (ModelCall). Input excludes cached input on every
+// harness, whatever the harness itself reports; Output includes reasoning.
 type Usage struct {
 	Key string `json:"key"`
 	// Session is the harness session id for a source that holds many; ""
@@ -88,28 +111,31 @@ type ToolResult struct {
 	// readers of a pass; the index does not keep them (a command line can
 	// carry a credential, and the index holds no content of a call).
 	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// Cut is the harness's own truncation of the result, as the text it
+	// left records it (Codex's truncation header and markers), if any.
+	Cut *HarnessCut `json:"cut,omitempty"`
+	// Original, when set, is where the log keeps the complete output the
+	// model saw cut (Codex's exec_command_end aggregated_output), in the
+	// harness's terms: OriginalReader reads it back.
+	Original *OriginalRef `json:"original,omitempty"`
 }
 
-// Compaction is a point where a harness compacted a session's context
-// (summarised it, or dropped its oldest messages), as the harness recorded
-// it.
-type Compaction struct {
-	// Session is the harness session id for a source that holds many; ""
-	// is the source's own.
-	Session string `json:"session,omitempty"`
-	// Key tells one session's compactions apart across passes (a record's
-	// id, or its line).
-	Key string `json:"key"`
-	// Kind is the harness's own name for the event ("compaction",
-	// "summary", "truncation").
-	Kind string `json:"kind"`
-	Time string `json:"time,omitempty"`
-	// Line is the 1-based line of the record, 0 for a database row.
-	Line int64 `json:"line,omitempty"`
-	// Before and After are the context's tokens either side, when the
-	// harness records them.
-	Before int64 `json:"before,omitempty"`
-	After  int64 `json:"after,omitempty"`
+// OriginalRef is where a log keeps a result's complete output: a locator in
+// its harness's terms and the 1-based line of the record.
+type OriginalRef struct {
+	Locator
+	Line int64 `json:"line"`
+}
+
+// HarnessCut is a truncation the harness itself made, inline, without a
+// spill file: what it recorded of the original.
+type HarnessCut struct {
+	// By is the harness's name (HarnessCodex).
+	By string `json:"by"`
+	// OriginalTokens and OriginalLines are the original's size as the
+	// harness recorded it, -1 where it did not.
+	OriginalTokens int64 `json:"originalTokens"`
+	OriginalLines  int64 `json:"originalLines"`
 }
 
 // Diagnostic is something wrong with the input, with where it was: a
@@ -121,6 +147,10 @@ type Diagnostic struct {
 	Code    string            `json:"code"`
 	Params  map[string]string `json:"params"`
 	Message string            `json:"message"`
+	// Count is how many diagnostics a listed row stands for: 1 in
+	// BrowseDiagnostics, the group's size in DiagnosticGroups; 0 outside a
+	// listing.
+	Count int `json:"count,omitempty"`
 }
 
 // Parsed accumulates what a reader found in one source, or in the part of
@@ -156,11 +186,17 @@ type Parsed struct {
 	Replacements []Replacement
 	// Usage holds records keyed for deduplication, last wins.
 	Usage []Usage
-	// Compactions holds the compaction events read, in source order.
+	// ModelCalls, Compactions and Events are the log's per-call records
+	// in source order (calls.go).
+	ModelCalls  []ModelCall
 	Compactions []Compaction
+	Events      []SessionEvent
 	Diags       []Diagnostic
 	usageSeen   map[[2]string]int
-	skipped     map[string]int
+	callSeen    map[[2]string]int
+	// compactionSeen finds a compaction of this pass by session and key.
+	compactionSeen map[[2]string]int
+	skipped        map[string]int
 	// lines and records count non-blank lines and those that were records
 	// of the format (for telling a file that is not a session at all).
 	lines, records int
@@ -200,9 +236,6 @@ func (p *Parsed) AddCallIn(session, id, name string) {
 	m[id] = name
 }
 
-// AddCompaction records a compaction event.
-func (p *Parsed) AddCompaction(c Compaction) { p.Compactions = append(p.Compactions, c) }
-
 // AddSession declares one more session of a source that holds many.
 func (p *Parsed) AddSession(s SessionInfo) { p.Others = append(p.Others, s) }
 
@@ -238,6 +271,9 @@ func summarize(r *ToolResult) {
 			r.TextBytes += int64(len(b.Text))
 			if r.Notice == nil {
 				if n, ok := RecogniseSpill(b.Text); ok {
+					// A copy: the text may share a huge line's buffer
+					// (strIn), which the path must not keep alive.
+					n.Path = strings.Clone(n.Path)
 					r.Notice = &n
 				}
 			}

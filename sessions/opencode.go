@@ -14,6 +14,11 @@ import (
 // HarnessOpenCode is OpenCode's name in the index.
 const HarnessOpenCode = opencode.Harness
 
+// CompactionOpenCode: OpenCode's compaction part (the user message asking
+// for a summary of the conversation so far) and the summary message that
+// answers it (its parentID is that user message), one compaction.
+const CompactionOpenCode = "opencode-compaction"
+
 func init() { Register(openCode{}) }
 
 // openCode reads OpenCode sessions through sessions/opencode from the three
@@ -229,16 +234,29 @@ func openCodeHandler(p *Parsed, many bool) opencode.Handler {
 			return nil
 		},
 		Usage: func(u opencode.Usage) error {
-			p.AddUsage(Usage{Key: u.Key, Session: sess(u.SessionID), Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite,
-				Output: u.Output, Reasoning: u.Reasoning})
+			// One call per step-finish part (or an assistant message's
+			// own tokens). OpenCode's input is already without the cache;
+			// its output leaves out the reasoning, which is output too.
+			p.AddModelCall(ModelCall{Session: sess(u.SessionID), Key: u.Key, At: kitTime(u.Time), Line: u.Line, Model: u.Model,
+				Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Output: u.Output + u.Reasoning, Reasoning: u.Reasoning})
 			return nil
 		},
 		Compaction: func(c opencode.Compaction) error {
-			key := c.PartID
-			if key == "" {
-				key = "message:" + c.MessageID
+			// Both records are keyed by the user message that asked.
+			cp := Compaction{Session: sess(c.SessionID), Key: "message:" + c.MessageID, Kind: CompactionOpenCode, At: kitTime(c.Time), Line: c.Line}
+			switch {
+			case c.Kind == opencode.CompactionRequest:
+				cp.Trigger = "manual"
+				if c.Auto {
+					cp.Trigger = "auto"
+				}
+				p.AddCompaction(cp)
+			case c.ParentID != "":
+				cp.Key = "message:" + c.ParentID
+				p.CloseCompaction(cp)
+			default:
+				p.AddCompaction(cp) // a summary that names no request
 			}
-			p.AddCompaction(Compaction{Session: sess(c.SessionID), Key: key, Kind: c.Kind, Time: kitTime(c.Time), Line: c.Line})
 			return nil
 		},
 		Diagnostic: func(d opencode.Diagnostic) error {

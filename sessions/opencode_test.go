@@ -96,7 +96,7 @@ func TestOpenCodeDatabase(t *testing.T) {
 	oc.part(t, "ses_a", "msg_2", "prt_05", ocStep(100, 20, 300, 40))
 	oc.part(t, "ses_a", "msg_2", "prt_06", map[string]any{"type": "compaction", "auto": true})
 	oc.part(t, "ses_a", "msg_2", "prt_07", map[string]any{"type": "hologram"})
-	oc.message(t, "ses_a", "msg_3", "assistant", "summary", true, "tokens", map[string]any{"input": 50, "output": 5})
+	oc.message(t, "ses_a", "msg_3", "assistant", "summary", true, "parentID", "msg_2", "tokens", map[string]any{"input": 50, "output": 5})
 	oc.message(t, "ses_b", "msg_4", "assistant")
 	oc.part(t, "ses_b", "msg_4", "prt_08", ocTool("c_grep", "grep", "completed", "a.go:1: match", nil))
 
@@ -136,12 +136,19 @@ func TestOpenCodeDatabase(t *testing.T) {
 		ss := sessionsOf(t, d, HarnessOpenCode)
 		a := ss["ses_a"]
 		// The step-finish part's call, and the summary message's own (it
-		// has no step-finish part).
-		if a.Project != "/w/ses_a" || a.Model != "claude-sonnet-4-5" || a.Input != 150 || a.CacheRead != 300 || a.CacheWrite != 40 || a.Output != 25 || a.Reasoning != 7 {
+		// has no step-finish part); output counts the reasoning.
+		if a.Project != "/w/ses_a" || a.Model != "claude-sonnet-4-5" || a.Input != 150 || a.CacheRead != 300 || a.CacheWrite != 40 || a.Output != 25+7 ||
+			a.Reasoning != 7 || a.ModelCalls != 2 {
 			t.Errorf("session a %+v", a)
 		}
+		mc, err := d.ModelCalls(t.Context(), a.ID)
+		if err != nil || len(mc) != 2 || mc[0].Model != "claude-sonnet-4-5" || mc[0].Output != mc[0].Reasoning+20 || mc[1].Key != "msg_3" || mc[1].Input != 50 {
+			t.Errorf("model calls %+v %v", mc, err)
+		}
+		// The compaction part and the summary answering it (its parentID
+		// is the part's message) are one compaction.
 		cs := compactionsOf(t, d, a)
-		if len(cs) != 2 || cs[0].Kind == cs[1].Kind {
+		if len(cs) != 1 || cs[0].Key != "message:msg_2" || cs[0].Kind != CompactionOpenCode || cs[0].Trigger != "auto" || a.Compactions != 1 {
 			t.Errorf("compactions %+v", cs)
 		}
 		if got := diagCodes(t, d); got[DiagUnknownItem] != 1 || len(got) != 1 {
@@ -361,5 +368,49 @@ func TestOpenCodeStorage(t *testing.T) {
 	}
 	if ss := sessionsOf(t, d, HarnessOpenCode); ss["ses_s"].File != oc.path {
 		t.Errorf("the session is not the database's: %+v", ss)
+	}
+}
+
+// TestOpenCodeExportCallStart: a step's call is placed at its step-start
+// part, before the tools it called (its step-finish comes after them), so
+// each result is first carried by the next step's call.
+func TestOpenCodeExportCallStart(t *testing.T) {
+	root := t.TempDir()
+	step := func(id string, in int64) map[string]any { p := ocStep(in, 2, 30, 0); p["id"] = id; return p }
+	parts := []any{map[string]any{"type": "step-start"}, ocTool("c1", "bash", "completed", "one", nil), step("prt_f1", 10),
+		map[string]any{"type": "step-start"}, ocTool("c2", "read", "completed", "two", nil), step("prt_f2", 20)}
+	b, _ := json.MarshalIndent(map[string]any{
+		"info":     map[string]any{"id": "ses_s", "directory": "/w", "version": "1.2.27", "time": map[string]any{"created": 1773867600000, "updated": 1773867700000}},
+		"messages": []any{map[string]any{"info": map[string]any{"id": "msg_1", "sessionID": "ses_s", "role": "assistant", "modelID": "gpt-5", "providerID": "openai"}, "parts": parts}},
+	}, "", "  ")
+	path := filepath.Join(root, "opencode", "export", "ses_s.json")
+	writeFile(t, path, string(b))
+	d := openTemp(t)
+	index(t, d, root)
+	s := sessionsOf(t, d, HarnessOpenCode)["ses_s"]
+	tl, err := d.Timeline(t.Context(), s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	startLine := func(n int) int64 {
+		for i, l := range lines {
+			if strings.Contains(l, `"step-start"`) {
+				if n--; n < 0 {
+					return int64(i + 1)
+				}
+			}
+		}
+		return -1
+	}
+	if len(tl.Calls) != 2 || tl.Calls[0].Line > startLine(0)+2 || tl.Calls[1].Line > startLine(1)+2 || tl.Calls[1].Line < startLine(1)-2 {
+		t.Fatalf("calls %+v, step-starts at %d and %d", tl.Calls, startLine(0), startLine(1))
+	}
+	got := map[string]int{}
+	for _, r := range tl.Results {
+		got[r.CallID] = r.Call
+	}
+	if got["c1"] != 1 || got["c2"] != -1 {
+		t.Errorf("results carried by %v, want c1 by call 1 and c2 by none", got)
 	}
 }

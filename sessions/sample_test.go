@@ -112,13 +112,19 @@ func TestIndexSampleCorpus(t *testing.T) {
 			case "claude", HarnessClaude:
 				want = Usage{Input: u.InputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens, Output: u.OutputTokens}
 			case samplegen.HarnessOpenCode:
-				// OpenCode records input without the cache already.
-				want = Usage{Input: u.InputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens, Output: u.OutputTokens,
-					Reasoning: u.ReasoningOutputTokens}
+				// OpenCode records input without the cache already, and
+				// output without the reasoning, which is output too.
+				want = Usage{Input: u.InputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens,
+					Output: u.OutputTokens + u.ReasoningOutputTokens, Reasoning: u.ReasoningOutputTokens}
 			case samplegen.HarnessCopilot, samplegen.HarnessGoose:
 				// Their input counts hold the cache reads and writes.
 				want = Usage{Input: u.InputTokens - u.CacheReadInputTokens - u.CacheCreationInputTokens, CacheRead: u.CacheReadInputTokens,
 					CacheWrite: u.CacheCreationInputTokens, Output: u.OutputTokens, Reasoning: u.ReasoningOutputTokens}
+			case "gemini", HarnessGemini:
+				// The tool-use prompt is input beside promptTokenCount;
+				// candidates leave out the thoughts, which are output too.
+				want = Usage{Input: u.InputTokens - u.CachedInputTokens + u.ToolTokens, CacheRead: u.CachedInputTokens,
+					Output: u.OutputTokens + u.ReasoningOutputTokens, Reasoning: u.ReasoningOutputTokens}
 			default:
 				want = Usage{Input: u.InputTokens - u.CachedInputTokens, CacheRead: u.CachedInputTokens, Output: u.OutputTokens, Reasoning: u.ReasoningOutputTokens}
 			}

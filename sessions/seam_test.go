@@ -357,7 +357,10 @@ func TestDetectIsPositive(t *testing.T) {
 		{"opencode export", "opencode/export/ses_2.json", `{"info":{"id":"ses_2","directory":"/w","version":"1.2.27"},"messages":[]}`, HarnessOpenCode},
 		{"opencode storage session", "opencode/storage/session/p1/ses_3.json", `{"id":"ses_3"}`, HarnessOpenCode},
 		{"gemini jsonl", "gemini/tmp/h/chats/session-1.jsonl", `{"sessionId":"g","projectHash":"h","startTime":"t","lastUpdated":"t","kind":"main"}` + "\n" +
-			`{"id":"m1","timestamp":"t","type":"user","content":[{"text":"hi"}]}` + "\n", ""},
+			`{"id":"m1","timestamp":"t","type":"user","content":[{"text":"hi"}]}` + "\n", HarnessGemini},
+		{"gemini subagent jsonl", "gemini/tmp/h/chats/parent-id/child-id.jsonl", `{"sessionId":"child-id","projectHash":"h","kind":"subagent"}` + "\n", HarnessGemini},
+		{"gemini-shaped header outside chats", "gemini/tmp/h/other/x/child-id.jsonl", `{"sessionId":"child-id","projectHash":"h","kind":"subagent"}` + "\n", ""},
+		{"jsonl one below chats without a header", "gemini/tmp/h/chats/p/notes.jsonl", `{"id":"x"}` + "\n", ""},
 		{"opencode export", "opencode/export/ses_1.json", `{"info":{"id":"ses_1"},"messages":[]}`, ""},
 		{"empty claude transcript in its layout", "claude/projects/-w/5b97e2d4-d624-4af2-9fb8-7fc02540282a.jsonl", "", HarnessClaude},
 		{"empty subagent transcript in its layout", "claude/projects/-w/5b97e2d4-d624-4af2-9fb8-7fc02540282a/subagents/agent-a1.jsonl", "", HarnessClaude},

@@ -139,15 +139,8 @@ func likeFresh(t *testing.T, d *DB, roots ...string) {
 	}
 }
 
-// Codex rollout lines.
-func xLine(typ string, payload map[string]any) string {
-	return mustJSON(map[string]any{"timestamp": "2026-01-01T00:00:00Z", "type": typ, "payload": payload})
-}
-
-func xCall(id, output string) string {
-	return xLine("response_item", map[string]any{"type": "function_call", "name": "shell", "call_id": id, "arguments": "{}"}) +
-		xLine("response_item", map[string]any{"type": "function_call_output", "call_id": id, "output": output})
-}
+// xTS is the Codex rollout lines' timestamp.
+const xTS = "2026-01-01T00:00:00Z"
 
 // writeTorn writes content to path in two halves with a pause between, as
 // a writer caught mid-write leaves it; appending or (rewrite) in place.
@@ -189,8 +182,8 @@ func TestWatchWriters(t *testing.T) {
 	codex := filepath.Join(rootA, "sessions", "2026", "01", "01", "rollout-2026-01-01T00-00-00-cx1.jsonl")
 	gemini := filepath.Join(rootA, "tmp", "abc", "chats", "session-1.json")
 	writeFile(t, claude, cAssistant("s1", "m0", "r0", "toolu_0", "Bash", 1)+cResult("s1", "toolu_0", "zero"))
-	writeFile(t, codex, xLine("session_meta", map[string]any{"id": "cx1", "cwd": "/w"})+
-		xLine("turn_context", map[string]any{"model": "gpt-5", "cwd": "/w"})+xCall("call_0", "zero"))
+	writeFile(t, codex, xLine("session_meta", xTS, map[string]any{"id": "cx1", "cwd": "/w"})+
+		xLine("turn_context", xTS, map[string]any{"model": "gpt-5", "cwd": "/w"})+xCall("call_0", "shell", "zero"))
 	calls := []string{"g0"}
 	writeFile(t, gemini, geminiDoc("", calls...))
 	dsh := newDshFile(t, filepath.Join(rootB, "sessions", "--w--", "d1", "session.v4.jsonl.zstd"), dshHeader("d1", 4), true)
@@ -216,7 +209,7 @@ func TestWatchWriters(t *testing.T) {
 		} else {
 			appendFile(t, claude, line)
 		}
-		appendFile(t, codex, xCall("call_"+id, "output "+id))
+		appendFile(t, codex, xCall("call_"+id, "shell", "output "+id))
 		calls = append(calls, "g"+id)
 		if i%4 == 2 {
 			writeTorn(t, gemini, []byte(geminiDoc("\n  ", calls...)), true)

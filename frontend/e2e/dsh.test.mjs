@@ -76,8 +76,8 @@ describe('dsh sessions in the window', { skip: skipReason ? `sample corpus unava
     await page.getByTestId('nav-sessions').click();
     const pruned = await page.evaluate(async () => {
       const out = [];
-      for (const s of await window.go.app.Sessions.List({ harness: 'dsh', search: '', order: '', limit: 0, offset: 0 })) {
-        for (const r of await window.go.app.Sessions.Results(s.id)) {
+      for (const s of (await window.go.app.Sessions.List({ harness: 'dsh', search: '', order: '', limit: 1000, offset: 0 })).rows) {
+        for (const r of (await window.go.app.Sessions.Results({ sessionId: s.id, order: '', onlyNotices: false, offset: 0, limit: 1000 })).rows) {
           const d = await window.go.app.Sessions.Result({ id: r.id, reveal: false });
           if (d.replaced) out.push({ session: s.id, id: r.id, kind: d.replaced.kind });
         }

@@ -118,6 +118,18 @@ export function binary(rel, how) {
   return p;
 }
 
+/**
+ * harnessRoots asks the command line (`spillscope harnesses`, the same
+ * registry the window reads) for each harness's usual session folders under
+ * env, in the registry's order: [{harness, path, exists}].
+ */
+export function harnessRoots(env) {
+  const cli = binary('build/bin/spillscope', 'make build/bin/spillscope');
+  const r = spawnSync(cli, ['harnesses'], { encoding: 'utf8', env, timeout: 30000 });
+  if (r.status !== 0) throw new Error(`"spillscope harnesses" exited ${r.status}: ${(r.stderr || '').trim().slice(0, 300)}`);
+  return JSON.parse(r.stdout).harnesses.flatMap((h) => h.roots.map((root) => ({ harness: h.name, path: root.path, exists: root.exists })));
+}
+
 export function readJSON(p) {
   return JSON.parse(readFileSync(p, 'utf8'));
 }

@@ -55,6 +55,19 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
     const harnesses = new Set(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.harness)));
     assert.ok(harnesses.size >= 2, `several harnesses, got ${[...harnesses]}`);
     await shot('sessions');
+
+    // The skipped lines: one row per file and kind, each saying how many more it stands for; together
+    // they are the totals' count.
+    await page.getByTestId('index-panel').getByRole('button', { name: 'Show skipped lines' }).click();
+    const items = page.locator('[data-testid=index-panel] .diag li');
+    await items.first().waitFor({ timeout: 10000 });
+    const counted = await items.evaluateAll((lis) =>
+      lis.reduce((n, li) => n + 1 + Number(li.querySelector('[data-testid=diag-more]')?.textContent.match(/\d+/)?.[0] ?? 0), 0),
+    );
+    assert.equal(counted, Number(totals.match(/(\d+) skipped lines/)[1]), await items.allTextContents());
+    const keys = await items.evaluateAll((lis) => lis.map((li) => `${li.querySelector('code').textContent.replace(/:\d+$/, '')} ${li.dataset.code}`));
+    assert.equal(new Set(keys).size, keys.length, `one row per file and kind: ${keys}`);
+    await page.getByTestId('index-panel').getByRole('button', { name: 'Hide skipped lines' }).click();
   });
 
   test('filters sessions by harness', async () => {
@@ -186,6 +199,7 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
     );
     await page.locator(`[data-testid=session-row][data-session-id="${ids[0]}"] [data-testid=session-open]`).click();
     await page.getByTestId('result-row').first().waitFor({ timeout: 20000 });
+    assert.match(await page.getByTestId('session-facts').textContent(), /[1-9]\d* model calls · \d+ compactions · \d+ API errors retried · \d+ aborted turns/);
     await shot('session');
 
     // The largest text-only result: images would bring pricing rules into the budget check.

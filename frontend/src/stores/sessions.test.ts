@@ -259,7 +259,7 @@ describe('sessions store: list and filters', () => {
   });
 
   it('loads the skipped-line diagnostics', async () => {
-    const diag = [{ file: '/a.jsonl', line: 4, code: 'not-json', params: { start: '"//"' }, message: 'bad json' }];
+    const diag = [{ file: '/a.jsonl', line: 4, code: 'not-json', params: { start: '"//"' }, message: 'bad json', count: 3 }];
     const s = createSessionsStore(fakeBridge({ diagnostics: () => Promise.resolve(diag) }));
     await s.loadDiagnostics();
     expect(get(s).diagnostics).toEqual({ state: 'ready', value: diag });
