@@ -177,26 +177,23 @@ func (s *Sessions) startup(e emitter, delay time.Duration) {
 
 // restartLive starts the watcher, or restarts it over other folders,
 // once the window has started.
-func (s *Sessions) restartLive() {
-	s.live.mu.Lock()
-	on := s.live.on
-	s.live.mu.Unlock()
-	if on {
-		s.startLive(context.Background())
-	}
-}
+func (s *Sessions) restartLive() { s.startLive(context.Background()) }
 
 // startLive (re)starts the watcher over the session folders the store
-// names now, unless it already watches them. It catches up with a
-// structure pass first when the index already holds files (what changed
-// while the app was closed); a new index waits for the first "Index now".
+// names now, unless it already watches them or the window is not (or no
+// longer) up. It catches up with a structure pass first when the index
+// already holds files (what changed while the app was closed); a new
+// index waits for the first "Index now".
 func (s *Sessions) startLive(ctx context.Context) {
 	l := &s.live
 	l.starting.Lock()
 	defer l.starting.Unlock()
 	roots := s.store.Roots()
 	l.mu.Lock()
-	if l.done != nil && slices.Equal(l.roots, roots) {
+	// on is read under starting: a start that was on its way when
+	// Shutdown ran (the delayed first start, the end of "Index now")
+	// either finished before Shutdown stopped it, or sees on unset here.
+	if !l.on || (l.done != nil && slices.Equal(l.roots, roots)) {
 		l.mu.Unlock()
 		return
 	}

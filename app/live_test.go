@@ -9,8 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"spillscope/internal/leaks"
 	"spillscope/sessions"
 )
+
+// watcherFuncs name the live watcher's goroutines (the watcher, its
+// notifier, the app's wrapper), none of which may outlive Shutdown.
+var watcherFuncs = []string{"sessions.(*Watcher)", "sessions.(*watchLoop)", "fsnotify", "app.(*Sessions).startLive"}
 
 // eventLog records what the services push to the window.
 type eventLog struct {
@@ -77,9 +82,9 @@ func appendTo(t *testing.T, path, s string) {
 	}
 }
 
-// liveApp is a Sessions service over one indexed Claude Code transcript,
-// with events and the watcher on as the window has them.
-func liveApp(t *testing.T) (*Sessions, *eventLog, string) {
+// liveStore is a store over one indexed Claude Code transcript, and the
+// transcript's path.
+func liveStore(t *testing.T) (*Store, string) {
 	t.Helper()
 	root := t.TempDir()
 	path := filepath.Join(root, "projects", "-w", "s1.jsonl")
@@ -92,10 +97,21 @@ func liveApp(t *testing.T) (*Sessions, *eventLog, string) {
 	store := NewStore(Config{DataDir: filepath.Join(t.TempDir(), "data"), Roots: []string{root}, Home: root}, nil)
 	t.Cleanup(func() { store.Close() })
 	indexAll(t, store, time.Minute)
+	return store, path
+}
+
+// liveApp is a Sessions service over one indexed Claude Code transcript,
+// with events and the watcher on as the window has them.
+func liveApp(t *testing.T) (*Sessions, *eventLog, string) {
+	t.Helper()
+	store, path := liveStore(t)
 	s := NewSessions(store)
 	log := &eventLog{}
 	s.startup(log.emit, 0)
-	t.Cleanup(func() { Shutdown(s) })
+	t.Cleanup(func() {
+		Shutdown(s)
+		leaks.Check(t, watcherFuncs...)
+	})
 	log.waitEvent(t, 0, "live status", func(e pushed) bool {
 		st, ok := e.data.(LiveStatus)
 		return e.name == EventLiveStatus && ok && st.State == sessions.WatchLive
@@ -206,5 +222,45 @@ func TestIndexPushesProgress(t *testing.T) {
 	}
 	if progress == 0 {
 		t.Error("no progress pushed")
+	}
+}
+
+// TestShutdownStopsLive: Shutdown stops a running watcher and waits for
+// it, and a start still on its way (the window's delayed first start)
+// never begins after it; either way no watcher goroutine is left, and a
+// line written afterwards is pushed to no one.
+func TestShutdownStopsLive(t *testing.T) {
+	tests := []struct {
+		name  string
+		delay time.Duration
+		wait  bool // for the watcher to be live before Shutdown
+	}{
+		{"a running watcher", 0, true},
+		{"before the delayed start", 300 * time.Millisecond, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			store, path := liveStore(t)
+			s := NewSessions(store)
+			log := &eventLog{}
+			s.startup(log.emit, tt.delay)
+			if tt.wait {
+				log.waitEvent(t, 0, "live status", func(e pushed) bool {
+					st, ok := e.data.(LiveStatus)
+					return e.name == EventLiveStatus && ok && st.State == sessions.WatchLive
+				})
+			}
+			Shutdown(s)
+			time.Sleep(tt.delay + 100*time.Millisecond)
+			leaks.Check(t, watcherFuncs...)
+			n := log.count()
+			appendTo(t, path, claudeResult("s1", "toolu_late", "after shutdown"))
+			time.Sleep(500 * time.Millisecond)
+			for _, e := range log.since(n) {
+				t.Errorf("pushed after Shutdown: %+v", e)
+			}
+			// A second Shutdown (the window closed twice) is harmless.
+			Shutdown(s)
+		})
 	}
 }

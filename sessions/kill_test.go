@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"spillscope/internal/leaks"
 )
 
 // makeCorpus writes n Claude Code transcripts with text and image results
@@ -104,6 +106,7 @@ func TestKillDuringIndex(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
+			leaks.Reap(t, cmd)
 			sc := bufio.NewScanner(stdout)
 			seen, killed := 0, false
 			for sc.Scan() {
@@ -232,6 +235,7 @@ func TestKillDuringWatch(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
+			leaks.Reap(t, cmd)
 			lines := make(chan string, 1024)
 			go func() {
 				sc := bufio.NewScanner(stdout)

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"spillscope/internal/leaks"
 )
 
 // watchLog records what a running watcher reported.
@@ -56,6 +58,8 @@ func startWatch(t *testing.T, d *DB, roots []string, opts WatchOptions) (*Watche
 		if err := <-done; err != nil {
 			t.Errorf("watcher: %v", err)
 		}
+		// Run returned: nothing of it (its pass worker, the notifier) runs on.
+		leaks.Check(t, "sessions.(*Watcher)", "sessions.(*watchLoop)", "fsnotify")
 	})
 	waitUntil(t, "the watcher to start", func() bool {
 		st := log.lastStatus().State

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"spillscope/internal/leaks"
 	"spillscope/sessions"
 )
 
@@ -122,6 +123,7 @@ func TestIndexWatch(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("index --watch did not end with its context")
 	}
+	leaks.Check(t, "sessions.(*Watcher)", "sessions.(*watchLoop)", "fsnotify", "cli.watchIndex")
 }
 
 const watchSignalEnv = "SPILLSCOPE_CLI_WATCH_HELPER"
@@ -155,6 +157,7 @@ func TestIndexWatchSignal(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
+			leaks.Reap(t, cmd)
 			sc := bufio.NewScanner(stdout)
 			if !sc.Scan() || !strings.Contains(sc.Text(), `"trigger":"start"`) {
 				t.Fatalf("first line %q", sc.Text())
@@ -174,6 +177,7 @@ func TestIndexWatchSignal(t *testing.T) {
 				}
 			case <-time.After(10 * time.Second):
 				cmd.Process.Kill()
+				<-done
 				t.Fatalf("index --watch still running after %s", sig)
 			}
 		})
