@@ -83,7 +83,7 @@ function descendants(pid) {
 
 describe('live mode', { skip: skipReason ? `setup failed: ${skipReason}` : false }, () => {
   let browser, page, app;
-  const trace = { writes, rowMs: [], sessionsListMs: null, largestMs: null, idle: {} };
+  const trace = { writes, rowMs: [], timelineMs: null, sessionsListMs: null, largestMs: null, idle: {} };
 
   before(async () => {
     ({ browser, page, app } = await openApp(env));
@@ -167,6 +167,22 @@ describe('live mode', { skip: skipReason ? `setup failed: ${skipReason}` : false
       await new Promise((r) => setTimeout(r, 150));
     }
     assert.equal(await page.getByTestId('result-count').textContent(), String(writes + 2));
+  });
+
+  test("the open session's timeline follows a call written to it, without any click", async () => {
+    await page.getByTestId('tab-timeline').click();
+    const summary = page.getByTestId('timeline-summary');
+    await summary.waitFor();
+    const calls = async () => Number(((await summary.textContent()) || '').match(/^([\d,]+) calls/)?.[1].replace(/,/g, '') ?? NaN);
+    const before = await calls();
+    assert.equal(before, writes + 2, 'one call per write and seed');
+    await page.mouse.move(2, 2);
+    const t0 = Date.now();
+    appendFileSync(transcript, call('live-1', 'toolu_timeline', 'LiveTimeline', 'a call on the timeline'));
+    await waitFor(async () => (await calls()) === before + 1, 'the timeline to show the new call', 5000, 50);
+    trace.timelineMs = Date.now() - t0;
+    assert.ok(trace.timelineMs <= 2000, `the timeline took ${trace.timelineMs} ms`);
+    await page.getByTestId('tab-results').click();
   });
 
   test('a new session shows in the sessions list, a large result at the top of the largest list', async () => {

@@ -55,7 +55,7 @@ describe('sessions store: indexing and live changes', () => {
     expect(get(s).status).toMatchObject({ running: false, sessions: 5, seq: 7 });
   });
 
-  it('reloads the open session only when a change names it', async () => {
+  it('reloads the open session (and counts it for its timeline) only when a change names it', async () => {
     const bus = events();
     const sessionResults = vi.fn(() => Promise.resolve(resultsOf([resultRow({ id: 1 })])));
     const listSessions = vi.fn(() => Promise.resolve(sessionsOf([session()])));
@@ -67,12 +67,15 @@ describe('sessions store: indexing and live changes', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(sessionResults).toHaveBeenCalledTimes(1);
     expect(listSessions).toHaveBeenCalledTimes(2);
+    expect(get(s).openChanges).toBe(0);
     bus.push('index:changed', change({ sessions: [2, 1], results: [41] }));
     await vi.advanceTimersByTimeAsync(0);
     expect(sessionResults).toHaveBeenCalledTimes(2);
+    expect(get(s).openChanges).toBe(1);
     bus.push('index:changed', change({ all: true }));
     await vi.advanceTimersByTimeAsync(0);
     expect(sessionResults).toHaveBeenCalledTimes(3);
+    expect(get(s).openChanges).toBe(2);
   });
 
   it('does nothing while nothing changes', async () => {

@@ -16,6 +16,8 @@ export interface SessionsState {
   pushed: boolean;
   /** changes counts the changes Go reported; a screen that shows indexed rows reloads them when it moves. */
   changes: number;
+  /** openChanges counts the changes Go reported to the open session; its other views (the timeline) reload when it moves. */
+  openChanges: number;
   indexError: Failure | null;
   harness: string;
   search: string;
@@ -72,6 +74,7 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
     live: null,
     pushed: true,
     changes: 0,
+    openChanges: 0,
     indexError: null,
     harness: '',
     search: '',
@@ -123,7 +126,10 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
     update((s) => ({ ...s, changes: s.changes + 1 }));
     void list.reload();
     const open = get(store).sessionId;
-    if (open && (c.all || c.sessions.includes(open))) void results.reload();
+    if (open && (c.all || c.sessions.includes(open))) {
+      update((s) => ({ ...s, openChanges: s.openChanges + 1 }));
+      void results.reload();
+    }
   }
 
   function subscribeAll(): Promise<void> {
