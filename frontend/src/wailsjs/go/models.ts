@@ -1879,6 +1879,7 @@ export namespace app {
 	    lostLines: number;
 	    lostImages: number;
 	    inlineTokensLowerBound: boolean;
+	    error?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new SeriesRow(source);
@@ -1900,6 +1901,7 @@ export namespace app {
 	        this.lostLines = source["lostLines"];
 	        this.lostImages = source["lostImages"];
 	        this.inlineTokensLowerBound = source["inlineTokensLowerBound"];
+	        this.error = source["error"];
 	    }
 	}
 	export class SessionPage {
