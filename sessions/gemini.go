@@ -3,13 +3,16 @@ package sessions
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
+	"spillscope/internal/jsontext"
 	"spillscope/retention"
 )
 
@@ -77,8 +80,8 @@ func geminiHeader(l []byte) bool {
 
 // Gemini CLI's notice kinds.
 const (
-	NoticeGemini       = "gemini-cli"
-	NoticeGeminiLegacy = "gemini-cli-legacy"
+	NoticeGemini       = retention.GeminiCurrent
+	NoticeGeminiLegacy = retention.GeminiOlder
 )
 
 // Notices: "Output too large. Showing first X and last Y characters. For
@@ -87,10 +90,13 @@ const (
 func (geminiCLI) Notices() []NoticeRule { return geminiNotices }
 
 var geminiNotices = []NoticeRule{
-	{Kind: NoticeGemini, Marker: "For full output see:",
-		Pattern: regexp.MustCompile(`Output too large\. Showing first [^\n]*? For full output see:[ \t]*([^\n]+?)[ \t]*(?:\n|$)`)},
-	{Kind: NoticeGeminiLegacy, Marker: "The full output has been saved to:",
-		Pattern: regexp.MustCompile(`Tool output was too large and has been truncated\.\s*The full output has been saved to:[ \t]*([^\n]+?)[ \t]*(?:\n|$)`)},
+	kitNotice(NoticeGemini, "For full output see:", recogniseGemini),
+	kitNotice(NoticeGeminiLegacy, "The full output has been saved to:", recogniseGemini),
+}
+
+func recogniseGemini(text string) (string, string, bool) {
+	g, ok := retention.RecogniseGeminiTruncation(text)
+	return g.Kind, g.Path, ok
 }
 
 // geminiProject is a chat file's project temp folder, <tmp>/<project>.
@@ -131,6 +137,13 @@ func (geminiCLI) Read(ctx context.Context, src Source, p *Parsed) (ReadState, er
 	if !ok {
 		return ReadState{Mode: ReadAll}, nil
 	}
+	if midRewrite(src, doc) {
+		// Gemini CLI rewrites the file in place each turn (and appends a
+		// JSONL record a write at a time): a file cut short while it does is
+		// read again once the writer is done, so its results neither leave
+		// the index nor come back under new ids.
+		return ReadState{Mode: ReadAll, Retry: true}, nil
+	}
 	if strings.HasSuffix(src.Path, ".jsonl") {
 		ReadGeminiLines(doc, p)
 		geminiSubagent(src.Path, p)
@@ -152,6 +165,24 @@ func geminiSubagent(path string, p *Parsed) {
 		return
 	}
 	p.Session.AgentID, p.Session.ID = p.Session.ID, filepath.Base(dir)
+}
+
+// rewriteGrace is how long after its last write a document that does not
+// parse is taken for one still being written; after it, the document is
+// read as it is, with diagnostics.
+const rewriteGrace = 2 * time.Second
+
+// midRewrite reports whether a file written moments ago is not yet whole:
+// a JSON document that does not parse, or a JSONL recording whose last
+// record has no newline yet.
+func midRewrite(src Source, doc []byte) bool {
+	if time.Since(time.Unix(0, src.ModTime)) >= rewriteGrace {
+		return false
+	}
+	if strings.HasSuffix(src.Path, ".jsonl") {
+		return len(doc) > 0 && doc[len(doc)-1] != '\n'
+	}
+	return !json.Valid(doc)
 }
 
 // ReadResult: the locator's span is the toolCalls object itself.
@@ -374,7 +405,7 @@ func ReadGeminiLines(doc []byte, p *Parsed) {
 			break
 		}
 		b := l.Bytes
-		if skipWS(b, 0) == len(b) {
+		if jsontext.SkipSpace(b, 0) == len(b) {
 			continue
 		}
 		p.lines++

@@ -19,19 +19,24 @@ import (
 const summaryMaxText = 2 << 20
 
 // todoSummaries lists results whose summary is missing or stands for other
-// content, another route or another version. Only counted results: a
-// summary is checked against the token phase's count.
-const todoSummaries = `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.src_key, r.call_id, s.route, r.content_sig, r.text_bytes
-FROM tool_results r JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id
-LEFT JOIN result_summaries m ON m.result_id = r.id
+// content, another route or another version (todoSummariesOf: of the
+// sessions given). Only counted results: a summary is checked against the
+// token phase's count.
+const (
+	todoSummaries = todoFrom + `LEFT JOIN result_summaries m ON m.result_id = r.id
 WHERE r.est_tokens IS NOT NULL AND (m.result_id IS NULL OR m.content_sig <> r.content_sig OR m.route <> s.route OR m.version <> ?1)
 ORDER BY r.file_id, r.src_offset`
+	todoSummariesOf = todoFrom + `LEFT JOIN result_summaries m ON m.result_id = r.id
+WHERE r.est_tokens IS NOT NULL AND (m.result_id IS NULL OR m.content_sig <> r.content_sig OR m.route <> s.route OR m.version <> ?1)
+  AND r.session_id IN (SELECT value FROM json_each(?2))
+ORDER BY r.file_id, r.src_offset`
+)
 
 // Summarise stores the sweep summary of every counted result that lacks a
 // current one, reading each back from its source as a sweep would (images
 // at their stored attachments) and summarising it on its session's route.
 func (d *DB) Summarise(ctx context.Context, opts EnrichOptions) error {
-	list, err := d.todos(ctx, todoSummaries, retention.SummaryVersion)
+	list, err := d.pending(ctx, opts, todoSummaries, todoSummariesOf, retention.SummaryVersion)
 	if err != nil || len(list) == 0 {
 		return err
 	}

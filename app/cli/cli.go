@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,13 +23,15 @@ type Env struct {
 	StderrIsTerminal bool
 	// Getenv looks up environment variables (XDG paths); nil means os.Getenv.
 	Getenv func(string) string
+	// Context ends a subcommand that runs until stopped (index --watch);
+	// nil means SIGINT or SIGTERM ends it.
+	Context context.Context
 }
 
 type command struct {
 	summary string
 	run     func(env Env, args []string) int
 }
-
 
 // Exit codes: 0 success, 1 a failure while running, 2 a usage error.
 const (

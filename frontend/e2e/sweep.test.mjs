@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureArtifacts, generateSample, openApp, repoDir, stopAll, tempHome, waitFor } from './harness.mjs';
+import { ensureArtifacts, generateSample, homeEnv, indexNow, openApp, repoDir, stopAll, tempHome, waitFor } from './harness.mjs';
 
 const cli = join(repoDir, 'build', 'bin', 'spillscope');
 const budgets = [300, 1000, 3000, 12500, 40000];
@@ -34,17 +34,8 @@ describe('the sweep names what it cuts', { skip: skipReason ? `sample corpus una
   const shot = (name) => page.screenshot({ path: join(shots, `sweep-${name}.png`), fullPage: true });
 
   before(async () => {
-    ({ browser, page } = await openApp({
-      ...process.env,
-      HOME: join(home, 'home'),
-      SPILLSCOPE_CONFIG_DIR: join(home, 'config'),
-      SPILLSCOPE_DATA_DIR: join(home, 'data'),
-      SPILLSCOPE_ROOTS: sampleDir,
-    }));
-    await page.getByTestId('nav-sessions').click();
-    await page.getByTestId('index-start').click();
-    await page.getByTestId('session-row').first().waitFor({ timeout: 60000 });
-    await waitFor(async () => (await page.getByTestId('index-panel').getAttribute('data-running')) === 'false', 'indexing to finish', 120000);
+    ({ browser, page } = await openApp(homeEnv(home, [sampleDir])));
+    await indexNow(page, 120000);
     await page.getByTestId('nav-sweep').click();
     await page.getByTestId('sweep-scope-all').check();
     await page.getByTestId('sweep-budgets').fill(budgets.join(','));

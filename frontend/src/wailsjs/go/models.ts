@@ -953,6 +953,8 @@ export namespace app {
 	    spillNotices: number;
 	    diagnostics: number;
 	    lastIndexedAgo: string;
+	    lastIndexedAt: number;
+	    seq: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new IndexStatus(source);
@@ -974,6 +976,8 @@ export namespace app {
 	        this.spillNotices = source["spillNotices"];
 	        this.diagnostics = source["diagnostics"];
 	        this.lastIndexedAgo = source["lastIndexedAgo"];
+	        this.lastIndexedAt = source["lastIndexedAt"];
+	        this.seq = source["seq"];
 	    }
 	}
 	export class Info {
@@ -1144,6 +1148,30 @@ export namespace app {
 	}
 	
 	
+	export class LiveStatus {
+	    state: string;
+	    paused: boolean;
+	    folders: number;
+	    unwatched: number;
+	    everySeconds: number;
+	    setting: string;
+	    detail: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LiveStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.state = source["state"];
+	        this.paused = source["paused"];
+	        this.folders = source["folders"];
+	        this.unwatched = source["unwatched"];
+	        this.everySeconds = source["everySeconds"];
+	        this.setting = source["setting"];
+	        this.detail = source["detail"];
+	    }
+	}
 	
 	
 	export class PageQuery {
@@ -1851,6 +1879,7 @@ export namespace app {
 	    lostLines: number;
 	    lostImages: number;
 	    inlineTokensLowerBound: boolean;
+	    error?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new SeriesRow(source);
@@ -1872,6 +1901,7 @@ export namespace app {
 	        this.lostLines = source["lostLines"];
 	        this.lostImages = source["lostImages"];
 	        this.inlineTokensLowerBound = source["inlineTokensLowerBound"];
+	        this.error = source["error"];
 	    }
 	}
 	export class SessionPage {
