@@ -226,3 +226,47 @@ func BenchmarkSweepSummaries(b *testing.B) {
 		})
 	}
 }
+
+// A pass limited to some sessions (a watcher's) summarises their results
+// alone; an empty list summarises nothing, and a whole pass the rest.
+func TestSummariseOnlySessions(t *testing.T) {
+	d := enrichedSampleDB(t, EnrichOptions{SkipSummaries: true})
+	ctx := t.Context()
+	perSession := func() map[int64]int {
+		rows, err := d.db.QueryContext(ctx, `SELECT r.session_id, count(*) FROM result_summaries m JOIN tool_results r ON r.id = m.result_id GROUP BY r.session_id`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		out := map[int64]int{}
+		for rows.Next() {
+			var id int64
+			var n int
+			if err := rows.Scan(&id, &n); err != nil {
+				t.Fatal(err)
+			}
+			out[id] = n
+		}
+		return out
+	}
+	var id int64
+	var counted int
+	if err := d.db.QueryRowContext(ctx, `SELECT session_id, count(*) FROM tool_results WHERE est_tokens IS NOT NULL GROUP BY session_id ORDER BY count(*) DESC LIMIT 1`).Scan(&id, &counted); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Summarise(ctx, EnrichOptions{Sessions: []int64{}}); err != nil || len(perSession()) != 0 {
+		t.Fatalf("an empty list summarised %v (%v)", perSession(), err)
+	}
+	if err := d.Summarise(ctx, EnrichOptions{Sessions: []int64{id}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := perSession(); len(got) != 1 || got[id] != counted {
+		t.Fatalf("session %d (%d counted results): summarised %v", id, counted, got)
+	}
+	if err := d.Summarise(ctx, EnrichOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := perSession(); len(got) < 2 || got[id] != counted {
+		t.Fatalf("a whole pass: %v", got)
+	}
+}
