@@ -82,12 +82,29 @@ func BenchmarkInteraction1MB(b *testing.B) {
 			return RetainRequest{ResultID: row.ID, Budget: &budgets[2], Route: routes[i%2], Paged: true}
 		})
 	})
-	b.Run("policy", func(b *testing.B) {
-		policies := []string{"dsh-tokens", "codex", "claude-code", "opencode"}
+	b.Run("estimator", func(b *testing.B) {
+		estimators := []string{"dsh-meter", "o200k_base", "cl100k_base"}
+		for _, e := range estimators {
+			if _, err := r.Retain(RetainRequest{ResultID: row.ID, Budget: &budgets[2], Estimator: e, Paged: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
 		retain(b, func(i int) RetainRequest {
-			return RetainRequest{ResultID: row.ID, Policy: policies[i%len(policies)], Paged: true}
+			return RetainRequest{ResultID: row.ID, Budget: &budgets[2], Estimator: estimators[i%3], Paged: true}
 		})
 	})
+	// Each policy at its shipped budget, as the window switches to it.
+	policies, err := r.Policies()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, pol := range policies {
+		b.Run("policy="+pol.Name, func(b *testing.B) {
+			retain(b, func(int) RetainRequest {
+				return RetainRequest{ResultID: row.ID, Policy: pol.Name, Budget: &pol.DefaultBudget, Paged: true}
+			})
+		})
+	}
 	b.Run("open", func(b *testing.B) {
 		b.ReportAllocs()
 		var sent int

@@ -42,13 +42,14 @@ type TextPage struct {
 // TextQuery asks for the page holding byte Offset of one of an indexed
 // result's texts: block Block of its content, or with Block -1 the complete
 // file of the decision Retain names (its ResultID and Reveal are this
-// query's).
+// query's), which must still be the file FileKey names when it is set.
 type TextQuery struct {
 	ResultID int64          `json:"resultId"`
 	Block    int            `json:"block"`
 	Offset   int64          `json:"offset"`
 	Reveal   bool           `json:"reveal"`
 	Retain   *RetainRequest `json:"retain"`
+	FileKey  string         `json:"fileKey"`
 }
 
 // pageBounds returns the page of text holding byte off. Pages are cut every
@@ -109,6 +110,9 @@ func (r *Retention) Text(q TextQuery) (TextPage, error) {
 		c, out, err := r.decide(db, req)
 		if err != nil {
 			return TextPage{}, err
+		}
+		if q.FileKey != "" && fileKey(out.CompleteFile) != q.FileKey {
+			return TextPage{}, coded("text-changed")
 		}
 		return textPage(out.CompleteFile, c.src.fileMasker(out.CompleteFile), q.Offset, q.Reveal), nil
 	}

@@ -1,6 +1,7 @@
 import { get, writable, type Readable } from 'svelte/store';
 import type { Bridge, FileSlice, MaskSpan, PolicyInfo, Projection, RetainRequest, ResultDetail, RouteInfo } from '../bridge';
 import { parseBudget, utf8Length, type BudgetIssue } from '../lib/format';
+import { PageCache, type TextPages } from '../lib/pages';
 import { failure, type Failure } from './common';
 import type { List } from './sessions';
 
@@ -70,6 +71,7 @@ export interface ResultState {
 }
 
 export interface ResultOptions {
+  /** debounceMs waits for a pause in pasted JSON before asking Go (an indexed result asks at once). */
   debounceMs?: number;
   page?: number;
 }
@@ -92,6 +94,8 @@ export interface ResultStore extends Readable<ResultState> {
   loadMore(): Promise<void>;
   /** rerun asks Go at once, without the debounce (a retry button). */
   rerun(): Promise<void>;
+  /** pages reads the open result's paged texts; pages are kept while the result and its reveal stay. */
+  pages: TextPages;
   /** setReveal shows (or masks again) the open result's credential values in every pane. */
   setReveal(on: boolean): Promise<void>;
   /**
@@ -137,6 +141,12 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
   let seq = 0;
   let openSeq = 0;
   let fileSeq = 0;
+  // One re-run at a time: a change while one is in flight is sent when it
+  // answers, as the newest state then, so a drag never queues stale budgets.
+  let inFlight = false;
+  let again = false;
+  const cache = new PageCache();
+  let lastRequest: Partial<RetainRequest> | null = null;
 
   function request(s: ResultState): Partial<RetainRequest> | null {
     if (!s.off && s.budgetError) return null;
@@ -147,33 +157,81 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       return { json: s.json, budget, route: s.route, estimator: s.estimator, policy: s.policy, toolName: s.toolName, ...reveal };
     }
     if (!s.resultId || s.detail.state !== 'ready') return null;
-    return { resultId: s.resultId, budget, route: s.route, estimator: s.estimator, policy: s.policy, ...reveal };
+    return { resultId: s.resultId, budget, route: s.route, estimator: s.estimator, policy: s.policy, ...reveal, paged: true };
   }
+
+  const loading = () => update((s) => ({ ...s, projection: { state: 'loading', value: 'value' in s.projection ? s.projection.value : undefined } }));
 
   async function run() {
     timer = null;
+    if (inFlight) {
+      again = true;
+      loading();
+      return;
+    }
     const req = request(get(store));
     const mine = ++seq;
     if (!req) {
       update((s) => ({ ...s, projection: { state: 'idle' } }));
       return;
     }
-    update((s) => ({ ...s, projection: { state: 'loading', value: 'value' in s.projection ? s.projection.value : undefined } }));
+    loading();
+    inFlight = true;
+    let p: Projection | undefined;
+    let err: unknown;
     try {
-      const p = await b.retain(req);
-      if (mine !== seq) return; // a newer request owns the pane
-      update((s) => ({ ...s, projection: { state: 'ready', value: p } }));
+      p = await b.retain(req);
     } catch (e) {
-      if (mine !== seq) return;
-      console.error('spillscope: retain failed:', e);
-      update((s) => ({ ...s, projection: { state: 'error', error: failure(e) } }));
+      err = e;
     }
+    inFlight = false;
+    const superseded = mine !== seq; // the result was closed, or another opened
+    const newer = again;
+    again = false;
+    if (newer) void run();
+    if (superseded) return;
+    if (err !== undefined) {
+      if (newer) return; // the newer request answers for the pane
+      console.error('spillscope: retain failed:', err);
+      update((s) => ({ ...s, projection: { state: 'error', error: failure(err) } }));
+      return;
+    }
+    lastRequest = req;
+    // While a newer request is out, the answer shows, marked as waiting.
+    const value = p as Projection;
+    update((s) => ({ ...s, projection: newer ? { state: 'loading', value } : { state: 'ready', value } }));
   }
 
   function schedule() {
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void run(), debounceMs);
+    timer = null;
+    if (get(store).mode === 'paste') timer = setTimeout(() => void run(), debounceMs);
+    else void run();
   }
+
+  /** forget drops the kept pages (another result, or its credentials shown or masked again). */
+  function forget() {
+    cache.clear();
+    lastRequest = null;
+  }
+
+  const pages: TextPages = {
+    block(block, offset) {
+      const s = get(store);
+      const id = s.resultId;
+      const reveal = s.reveal;
+      return cache.get(`${id}:${reveal}:b${block}`, offset, () => b.text(reveal ? { resultId: id, block, offset, reveal } : { resultId: id, block, offset }));
+    },
+    file(key, offset) {
+      const s = get(store);
+      const id = s.resultId;
+      const reveal = s.reveal;
+      const retain = lastRequest ?? request(s);
+      return cache.get(`${id}:${reveal}:f${key}`, offset, () =>
+        b.text({ resultId: id, block: -1, offset, ...(reveal ? { reveal } : {}), retain: retain as RetainRequest, fileKey: key }),
+      );
+    },
+  };
 
   function routeEstimator(name: string): string {
     return get(store).routes.find((r) => r.name === name)?.estimator ?? '';
@@ -217,6 +275,8 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       const mine = ++openSeq;
       fileSeq++;
       seq++;
+      again = false;
+      forget();
       if (timer) clearTimeout(timer);
       update((s) => ({ ...s, mode: 'result', resultId: id, detail: { state: 'loading' }, projection: { state: 'idle' }, file: { state: 'none' }, reveal: false }));
       try {
@@ -322,9 +382,11 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       }
     },
     rerun: run,
+    pages,
     async setReveal(on) {
       const s = get(store);
       if (s.reveal === on) return;
+      forget();
       update((x) => ({ ...x, reveal: on }));
       if (s.mode === 'result' && s.resultId) {
         const mine = ++openSeq;
@@ -349,6 +411,8 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       seq++;
       openSeq++;
       fileSeq++;
+      again = false;
+      forget();
       update((s) => ({ ...s, mode: 'result', resultId: 0, detail: { state: 'idle' }, projection: { state: 'idle' }, file: { state: 'none' }, reveal: false }));
     },
     useDefaults(d) {
@@ -361,6 +425,8 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
     destroy() {
       if (timer) clearTimeout(timer);
       timer = null;
+      again = false;
+      forget();
       seq++;
       openSeq++;
       fileSeq++;

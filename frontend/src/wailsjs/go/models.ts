@@ -1497,6 +1497,7 @@ export namespace app {
 	    offset: number;
 	    reveal: boolean;
 	    retain?: RetainRequest;
+	    fileKey: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new TextQuery(source);
@@ -1509,6 +1510,7 @@ export namespace app {
 	        this.offset = source["offset"];
 	        this.reveal = source["reveal"];
 	        this.retain = this.convertValues(source["retain"], RetainRequest);
+	        this.fileKey = source["fileKey"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
