@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { TextPage } from '../bridge';
-import { cutPage, PageCache, readSpan } from './pages';
+import { chunks, cutPage, PageCache, readSpan } from './pages';
 import { maskSegments, PLACEHOLDER } from './masks';
 
 const enc = new TextEncoder();
@@ -88,5 +88,27 @@ describe('readSpan and PageCache', () => {
     cache.put('b1', pageAt(0));
     expect(await cache.get('b1', 0, read)).toEqual(pageAt(0));
     expect(read).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('chunks', () => {
+  it('cuts whole lines of about the size asked, keeping the text and each placeholder', () => {
+    const real = Array.from({ length: 40 }, (_, i) => `line ${i} 世界 token=SEC${i}RET\n`).join('');
+    const p = page(real, 0, 10000, Array.from({ length: 40 }, (_, i) => `SEC${i}RET`));
+    const cs = chunks({ text: p.text, masks: p.masks }, 100);
+    expect(cs.map((c) => c.text).join('')).toBe(p.text);
+    expect(cs.length).toBeGreaterThan(5);
+    for (const c of cs.slice(0, -1)) expect(c.text.endsWith('\n')).toBe(true);
+    expect(cs.reduce((n, c) => n + c.masks.length, 0)).toBe(40);
+    for (const c of cs) expect(maskSegments(c.text, c.masks).filter((x) => x.masked)).toHaveLength(c.masks.length);
+    expect(cs.reduce((n, c) => n + c.lines, 0)).toBe(40);
+    // Each run starts where the one before it ends, in bytes.
+    cs.forEach((c, i) => i > 0 && expect(c.at).toBe(cs[i - 1].at + bytes(cs[i - 1].text)));
+  });
+
+  it('keeps a line longer than the size whole, and an empty text gives no run', () => {
+    const long = 'x'.repeat(500) + '\nshort';
+    expect(chunks({ text: long, masks: [] }, 100).map((c) => c.text)).toEqual(['x'.repeat(500) + '\n', 'short']);
+    expect(chunks({ text: '', masks: [] })).toEqual([]);
   });
 });
