@@ -23,7 +23,14 @@ type Sessions struct {
 	progress sessions.Progress
 	lastErr  string
 	lastDone time.Time
+	// totals are the last counted, and when: while a pass runs the window
+	// polls its progress faster than the count is worth redoing.
+	totals   sessions.Summary
+	totalsAt time.Time
 }
+
+// totalsEvery is how often the totals are counted again while a pass runs.
+const totalsEvery = 2 * time.Second
 
 // NewSessions builds the Sessions service over a shared store.
 func NewSessions(store *Store) *Sessions { return &Sessions{store: store, ctx: context.Background()} }
@@ -276,7 +283,7 @@ func (s *Sessions) Status() (IndexStatus, error) {
 	if err != nil {
 		return st, err
 	}
-	sum, err := db.Totals(s.ctx, s.store.Roots())
+	sum, err := s.countTotals(db, st.Running)
 	if err != nil {
 		return st, err
 	}
@@ -285,6 +292,26 @@ func (s *Sessions) Status() (IndexStatus, error) {
 		st.Files, st.Bytes = sum.Files, sum.Bytes
 	}
 	return st, nil
+}
+
+// countTotals counts what the index holds, or while a pass runs gives the
+// count of the last totalsEvery (it reads the whole index).
+func (s *Sessions) countTotals(db *sessions.DB, running bool) (sessions.Summary, error) {
+	s.mu.Lock()
+	if running && !s.totalsAt.IsZero() && time.Since(s.totalsAt) < totalsEvery {
+		sum := s.totals
+		s.mu.Unlock()
+		return sum, nil
+	}
+	s.mu.Unlock()
+	sum, err := db.Totals(s.ctx, s.store.Roots())
+	if err != nil {
+		return sum, err
+	}
+	s.mu.Lock()
+	s.totals, s.totalsAt = sum, time.Now()
+	s.mu.Unlock()
+	return sum, nil
 }
 
 // maxSearchQuery bounds what the search box sends.

@@ -144,6 +144,9 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
     results,
     async init() {
       destroyed = false;
+      // The first rows do not wait on the status: its totals count the
+      // whole index.
+      const rows = list.reset();
       try {
         const st = await b.indexStatus();
         update((s) => ({ ...s, status: st }));
@@ -151,7 +154,7 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
       } catch (e) {
         update((s) => ({ ...s, indexError: failure(e) }));
       }
-      await list.reset();
+      await rows;
     },
     async startIndex() {
       update((s) => ({ ...s, indexError: null }));
