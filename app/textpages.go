@@ -17,7 +17,7 @@ import (
 // few pages whatever the result's size.
 
 // pageBytes is the size of one page of text.
-const pageBytes = 16 << 10
+const pageBytes = 8 << 10
 
 // TextSpan says a view shows the real bytes [Start, End) of a longer text:
 // block Block of the result's content, or its complete file (Block -1, the

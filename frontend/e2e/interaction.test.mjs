@@ -257,6 +257,8 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
   });
 
   test('route, estimator and policy changes paint a projection decided with them', async () => {
+    const calls = () => page.evaluate(() => window.__trace.calls.length);
+    const binding = (from) => page.evaluate((from) => window.__trace.calls.slice(from).map((c) => c.end - c.start), from);
     const routes = (await page.evaluate(() => window.go.app.Retention.Routes())).map((r) => r.name);
     const pick = ['anthropic', 'openai-tile', 'gemini'].filter((r) => routes.includes(r));
     assert.ok(pick.length >= 2, `routes ${routes}`);
@@ -265,23 +267,29 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
     const route = [];
     // Once each to build their Analyses, then timed: a change must only re-decide.
     for (const r of pick) await change('route-select', r, { route: r });
+    let from = await calls();
     for (let i = 0; i < 10; i++) {
       const r = pick[i % pick.length];
       route.push(await change('route-select', r, { route: r, estimator: routeEst[r] }));
     }
+    figures.routeBinding = summary(await binding(from));
     await change('route-select', pick[0], { route: pick[0] });
     const estimators = ['dsh-meter', 'o200k_base', 'cl100k_base'];
     for (const e of estimators) await change('estimator-select', e, { estimator: e });
+    from = await calls();
     for (let i = 0; i < 9; i++) {
       const e = estimators[i % 3];
       est.push(await change('estimator-select', e, { estimator: e }));
     }
+    figures.estimatorBinding = summary(await binding(from));
     const policies = (await page.evaluate(() => window.go.app.Retention.Policies())).map((p) => p.name);
     const pol = [];
+    from = await calls();
     for (let i = 0; i < 2 * policies.length; i++) {
       const p = policies[i % policies.length];
       pol.push(await change('policy-select', p, { policy: p }));
     }
+    figures.policyBinding = summary(await binding(from));
     figures.route = summary(route);
     figures.estimator = summary(est);
     figures.policy = summary(pol);

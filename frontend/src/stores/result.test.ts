@@ -29,12 +29,30 @@ function slice(over: Partial<FileSlice>): FileSlice {
 }
 
 describe('result store: re-run at budget', () => {
-  it('opens a result, takes its route and estimator, and projects with dsh-tokens at the default budget', async () => {
+  it('opens a result, projects it at once with dsh-tokens at the default budget on its own route, and takes its route and estimator', async () => {
     const retain = vi.fn((r: Partial<RetainRequest>) => Promise.resolve(projection({ budget: r.budget })));
-    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail({ route: 'openai-tile', estimator: 'cl100k_base' })), retain }));
-    await s.open(7);
-    expect(retain).toHaveBeenCalledWith({ resultId: 7, budget: DEFAULT_BUDGET, route: 'openai-tile', estimator: 'cl100k_base', policy: 'dsh-tokens', paged: true });
+    const result = deferred<ReturnType<typeof detail>>();
+    const s = createResultStore(fakeBridge({ result: () => result.promise, retain }));
+    const opened = s.open(7);
+    // Asked before the detail answers: no route, so Go takes the session's and its estimator.
+    expect(retain).toHaveBeenCalledWith({ resultId: 7, budget: DEFAULT_BUDGET, route: '', estimator: '', policy: 'dsh-tokens', paged: true });
+    result.resolve(detail({ route: 'openai-tile', estimator: 'cl100k_base' }));
+    await opened;
+    expect(retain).toHaveBeenCalledTimes(1);
+    expect(get(s)).toMatchObject({ route: 'openai-tile', estimator: 'cl100k_base' });
     expect(get(s).projection.state).toBe('ready');
+    s.setBudget(900);
+    expect(retain).toHaveBeenLastCalledWith({ resultId: 7, budget: 900, route: 'openai-tile', estimator: 'cl100k_base', policy: 'dsh-tokens', paged: true });
+  });
+
+  it('re-runs once the detail answers when the session names no route (the window keeps its own)', async () => {
+    const retain = vi.fn((r: Partial<RetainRequest>) => Promise.resolve(projection({ budget: r.budget })));
+    const s = createResultStore(fakeBridge({ routes: () => Promise.resolve(routes), result: () => Promise.resolve(detail({ route: '', estimator: '' })), retain }));
+    await s.loadRoutes();
+    s.setRoute('openai-tile');
+    await s.open(7);
+    expect(retain).toHaveBeenCalledTimes(2);
+    expect(retain).toHaveBeenLastCalledWith(expect.objectContaining({ route: 'openai-tile', estimator: 'cl100k_base' }));
   });
 
   it('asks at once, and while an answer is out sends only the newest budget after it', async () => {
@@ -182,11 +200,12 @@ describe('result store: re-run at budget', () => {
   });
 
   it('keeps the error of a result that cannot be read', async () => {
-    const retain = vi.fn();
+    const retain = vi.fn(() => Promise.reject(new Error('source moved')));
     const s = createResultStore(fakeBridge({ result: () => Promise.reject(new Error('source moved')), retain }));
     await s.open(7);
+    await vi.advanceTimersByTimeAsync(0);
     expect(get(s).detail).toMatchObject({ state: 'error', error: { message: 'source moved', notWired: false } });
-    expect(retain).not.toHaveBeenCalled();
+    expect(get(s).projection.state).not.toBe('ready');
   });
 });
 

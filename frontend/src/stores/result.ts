@@ -162,14 +162,14 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
 
   const loading = () => update((s) => ({ ...s, projection: { state: 'loading', value: 'value' in s.projection ? s.projection.value : undefined } }));
 
-  async function run() {
+  async function run(first?: Partial<RetainRequest>) {
     timer = null;
     if (inFlight) {
       again = true;
       loading();
       return;
     }
-    const req = request(get(store));
+    const req = first ?? request(get(store));
     const mine = ++seq;
     if (!req) {
       update((s) => ({ ...s, projection: { state: 'idle' } }));
@@ -279,12 +279,20 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       forget();
       if (timer) clearTimeout(timer);
       update((s) => ({ ...s, mode: 'result', resultId: id, detail: { state: 'loading' }, projection: { state: 'idle' }, file: { state: 'none' }, reveal: false }));
+      // The re-run does not wait for the result's detail: with no route Go
+      // prices it on the session's own and that route's estimator (unless
+      // the user chose one), which the detail then names.
+      const s0 = get(store);
+      const first = !s0.off && s0.budgetError ? null : { resultId: id, budget: s0.off ? undefined : s0.budget, route: '', estimator: preferredEstimator, policy: s0.policy, paged: true };
+      const projected = first ? run(first) : Promise.resolve();
       try {
         const d = await b.result(id);
         if (mine !== openSeq) return;
         update((s) => ({ ...s, detail: { state: 'ready', value: d }, route: d.route || s.route, estimator: preferredEstimator || d.estimator || routeEstimator(d.route) || s.estimator }));
         if (d.row?.noticeKind || d.row?.noticePath) void readFirst(id, d.row.noticePath);
-        await run();
+        // A session without a route is re-run on the route the window had.
+        if (!first || !d.route) await run();
+        else await projected;
       } catch (e) {
         if (mine !== openSeq) return;
         console.error('spillscope: result failed:', e);
