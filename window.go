@@ -36,6 +36,8 @@ func openWindow() error {
 	sessionsSvc := app.NewSessions(store)
 	retentionSvc := app.NewRetention(store)
 	linksSvc := app.NewLinks(store)
+	desktopSvc := app.NewDesktop(store, app.SystemOpener{})
+	exportsSvc := app.NewExports(store, sessionsSvc, retentionSvc, linksSvc)
 	return wails.Run(&options.App{
 		Title:            "Spillscope",
 		Width:            1280,
@@ -50,8 +52,9 @@ func openWindow() error {
 		OnStartup: func(ctx context.Context) {
 			appSvc.Startup(ctx)
 			sessionsSvc.Startup(ctx)
+			exportsSvc.Startup(ctx)
 		},
-		Bind: []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc},
+		Bind: []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc, desktopSvc, exportsSvc},
 		// Bound methods fail with a code and params the window translates.
 		ErrorFormatter: app.FormatError,
 		Linux: &linux.Options{

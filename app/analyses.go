@@ -19,7 +19,16 @@ type analysisCache struct {
 	max   int
 	order *list.List // of *cached, most recent first
 	byKey map[analysisKey]*list.Element
+	// bytes is what the entries hold of their results' text, at most
+	// maxCachedBytes beside the newest entry, which is always kept: a
+	// few 50 MB results would otherwise stay in memory for as long as the
+	// window is open.
+	bytes int64
 }
+
+// maxCachedBytes bounds the text the cached Analyses hold, beside the
+// newest one.
+const maxCachedBytes = 32 << 20
 
 type analysisKey struct {
 	resultID       int64
@@ -99,14 +108,32 @@ func (c *analysisCache) put(v *cached) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.byKey[v.key]; ok {
+		c.bytes += v.weight() - e.Value.(*cached).weight()
 		e.Value = v
 		c.order.MoveToFront(e)
 		return
 	}
 	c.byKey[v.key] = c.order.PushFront(v)
-	for c.order.Len() > c.max {
+	c.bytes += v.weight()
+	for c.order.Len() > 1 && (c.order.Len() > c.max || c.bytes-v.weight() > maxCachedBytes) {
 		last := c.order.Back()
 		c.order.Remove(last)
-		delete(c.byKey, last.Value.(*cached).key)
+		old := last.Value.(*cached)
+		delete(c.byKey, old.key)
+		c.bytes -= old.weight()
 	}
+}
+
+// weight is what an entry holds in memory, by its result's size: its
+// source record when it was read from an index (a line's text shares the
+// line's buffer), else its text.
+func (c *cached) weight() int64 {
+	if c.row != nil && c.row.Length > c.row.TextBytes {
+		return c.row.Length
+	}
+	var n int64
+	for _, b := range c.res.Content {
+		n += int64(len(b.Text) + len(b.Data))
+	}
+	return n
 }

@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strings"
 
-	"spillscope/app/cli"
 	"spillscope/retention"
 	"spillscope/sessions"
 )
@@ -24,6 +23,9 @@ import (
 type Config struct {
 	// DataDir holds the index database and the attachment store.
 	DataDir string
+	// DBPath is the index database; "" is index.db in DataDir. The
+	// attachment store is always beside the database.
+	DBPath string
 	// ConfigDir holds settings.json.
 	ConfigDir string
 	// Roots are the session folders to index; empty means the usual places.
@@ -157,7 +159,7 @@ func (a *App) Startup(ctx context.Context) { a.ctx = ctx }
 func (a *App) Info() (Info, error) {
 	set, _ := a.settings.Load() // unreadable settings: the defaults' roots
 	info := Info{
-		Version:   cli.Version,
+		Version:   Version,
 		Platform:  runtime.GOOS + "/" + runtime.GOARCH,
 		DataDir:   a.cfg.DataDir,
 		ConfigDir: a.cfg.ConfigDir,

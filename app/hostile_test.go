@@ -258,6 +258,14 @@ func TestProjectionMasksACredentialTheCutGoesThrough(t *testing.T) {
 				t.Fatalf("budget %d: %d bytes of the value show", budget, cut)
 			}
 		}
+		// The count is what the panes mask, each value once.
+		shownMasks := len(p.CompleteFileMasks)
+		for _, v := range p.Blocks {
+			shownMasks += len(v.Masks)
+		}
+		if p.Masked != shownMasks {
+			t.Fatalf("budget %d: masked says %d, the panes mask %d", budget, p.Masked, shownMasks)
+		}
 		revealed, err := r.Retain(RetainRequest{JSON: string(raw), Budget: ptr(budget), Reveal: true})
 		if err != nil {
 			t.Fatal(err)

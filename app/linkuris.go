@@ -17,7 +17,7 @@ type linkURI struct {
 // linkURIs computes the redacted URI of each listed link from its source
 // file, for the rows being shown only: the index holds no URI (LINKS.md), so
 // each result is read back once and its links found again, the k-th link
-// of a text block being the k-th URL the scanner flags in it, as the
+// of a text block being the k-th URL links.FindURLs finds in it, as the
 // indexer recorded them. A result that cannot be read back (its file moved
 // since the index pass) leaves its rows without a URI.
 func linkURIs(ctx context.Context, db *sessions.DB, rows []sessions.LinkSummary) []linkURI {
@@ -41,7 +41,7 @@ func linkURIs(ctx context.Context, db *sessions.DB, rows []sessions.LinkSummary)
 			continue
 		}
 		b := blocks[r.Block]
-		if r.Shown != "text" {
+		if r.Shown != sessions.LinkInText {
 			if b.URI != "" {
 				out[i].uri = links.RedactURI(b.URI)
 			}
@@ -50,7 +50,7 @@ func linkURIs(ctx context.Context, db *sessions.DB, rows []sessions.LinkSummary)
 		k := blockKey{r.ResultID, r.Block}
 		fs, seen := found[k]
 		if !seen {
-			fs = links.ScanText(b.Text)
+			fs = links.FindURLs(b.Text)
 			found[k] = fs
 		}
 		if r.Ordinal < 0 || r.Ordinal >= len(fs) {

@@ -135,7 +135,8 @@ func (r *Retention) analysis(db *sessions.DB, req RetainRequest) (*cached, error
 	if prev, ok := r.cache.sameSource(key); ok {
 		res = prev.res
 	} else {
-		if res, err = retention.ParseResult([]byte(req.JSON)); err != nil {
+		// A copy of the pasted text of our own: its strings are decoded in it.
+		if res, err = retention.ParseResultInPlace([]byte(req.JSON)); err != nil {
 			return nil, err
 		}
 		storePastedImages(&res, db.AttachmentDir())
@@ -221,11 +222,17 @@ func projection(out retention.Outcome, orig retention.Result, attachDir string, 
 	if len(out.Spans) == 0 {
 		p.Blocks = views
 	}
+	// A block dsh merged is one view per span: its whole-block masks are
+	// taken out of the count once, each span's own are added back.
+	uncounted := map[int]bool{}
 	for _, sp := range out.Spans {
 		v := views[sp.Out]
 		c := out.Content[sp.Out]
 		if c.Type == retention.TypeText {
-			masked -= len(v.Masks)
+			if !uncounted[sp.Out] {
+				masked -= len(v.Masks)
+				uncounted[sp.Out] = true
+			}
 			masked += spanView(&v, c.Text[sp.OutStart:sp.OutEnd], sp, orig, reveal, pages)
 		}
 		switch sp.Kind {
@@ -243,6 +250,7 @@ func projection(out retention.Outcome, orig retention.Result, attachDir string, 
 			}
 			v.Index = sp.Block
 			if ob := orig.Content[sp.Block]; ob.Type == retention.TypeText {
+				v.SourceStart = sp.Start
 				switch {
 				case sp.Start > 0:
 					v.Cut = "tail"

@@ -205,3 +205,44 @@ func TestStorePastedImages(t *testing.T) {
 		})
 	}
 }
+
+// A kept piece of a cut text block says where it begins in its source
+// block, so a byte range of the source (a link the audit opened the result
+// at) is found in the piece: revealed, the piece is the source's bytes from
+// there.
+func TestProjectionPiecesSayWhereTheyBegin(t *testing.T) {
+	s, r, _, _, _ := newIndexedApp(t)
+	page, err := s.Largest(PageQuery{Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tails := 0
+	for _, row := range page.Rows {
+		d, err := s.Result(ResultQuery{ID: row.ID, Reveal: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := r.Retain(RetainRequest{ResultID: row.ID, Budget: budget(500), Reveal: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range p.Blocks {
+			if b.Kind != "text" || b.Cut == "" || b.Truncated || b.Index >= len(d.Blocks) || d.Blocks[b.Index].Truncated {
+				continue
+			}
+			src := d.Blocks[b.Index].Text
+			if end := b.SourceStart + int64(len(b.Text)); b.SourceStart < 0 || end > int64(len(src)) || src[b.SourceStart:end] != b.Text {
+				t.Errorf("result %d block %d: the %s piece is not the source's bytes from %d", row.ID, b.Index, b.Cut, b.SourceStart)
+			}
+			if b.Cut == "tail" {
+				tails++
+				if b.SourceStart == 0 {
+					t.Errorf("result %d: a tail piece begins at 0", row.ID)
+				}
+			}
+		}
+	}
+	if tails == 0 {
+		t.Fatal("no tail piece among the largest results at 500 tokens: the test checks nothing")
+	}
+}

@@ -97,6 +97,8 @@ func sessionRow(r sessions.SessionSummary) SessionRow {
 		ToolResults: r.ToolResults, Images: r.Images, SpillNotices: r.SpillNotices, TextBytes: r.TextBytes,
 		InputTokens: r.Input, OutputTokens: r.Output, CacheReadTokens: r.CacheRead, CacheWriteTokens: r.CacheWrite,
 		Tokens: r.Tokens, TokensExact: r.TokensPending == 0,
+		Title: r.Title, Kind: r.Kind, ParentID: r.ParentRowID, AgentType: r.AgentType, AgentDescription: r.AgentDescription,
+		ModelCalls: r.ModelCalls, Compactions: r.Compactions, APIErrors: r.APIErrors, AbortedTurns: r.AbortedTurns,
 	}
 }
 
@@ -109,6 +111,10 @@ func resultRow(r sessions.ResultRow) ResultRow {
 	if r.EstTokens != nil {
 		row.EstimatedTokens = *r.EstTokens
 	}
+	if r.Cut != nil {
+		row.CutBy, row.CutOriginalTokens = sessions.HarnessLabel(r.Cut.By), r.Cut.OriginalTokens
+	}
+	row.HasOriginal = r.Original != nil
 	if r.Spill != nil {
 		row.NoticeKind, row.NoticePath, row.NoticeFileExists, row.NoticeFileState = r.Spill.Kind, r.SpillResolved, r.SpillExists, r.SpillState
 		if row.NoticePath == "" {
@@ -149,6 +155,30 @@ func (s *Sessions) resultPage(f sessions.ResultFilter) (ResultPage, error) {
 		return ResultPage{}, err
 	}
 	return ResultPage{Rows: resultRows(rows), Total: n}, nil
+}
+
+// ResultList lists every tool result of one session (q.SessionID), of
+// every transcript of one harness session (q.HarnessSessionID, subagents
+// included), or of the whole index, in q.Order: "" or "source" (source
+// order), "tokens" (most tokens first, exact once counted). The CLI reads
+// its lists through it; the window pages (Results, Largest).
+func (s *Sessions) ResultList(q ResultListQuery) ([]ResultRow, error) {
+	if q.SessionID < 0 {
+		return nil, coded("session-id-invalid", "id", q.SessionID)
+	}
+	order, err := sessions.ParseOrder(q.Order)
+	if err != nil || order == sessions.OrderRelevance {
+		return nil, coded("order-unknown", "order", q.Order, "want", `"", "source", "tokens"`)
+	}
+	db, err := s.store.DB()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.Results(s.ctx, sessions.ResultFilter{SessionRowID: q.SessionID, SessionID: q.HarnessSessionID, Order: order})
+	if err != nil {
+		return nil, err
+	}
+	return resultRows(rows), nil
 }
 
 func resultRows(rows []sessions.ResultRow) []ResultRow {
@@ -210,6 +240,10 @@ func (s *Sessions) Result(q ResultQuery) (ResultDetail, error) {
 		tp.pages = l.masker
 	}
 	d.Blocks, d.Masked = blockViews(l.res.Content, db.AttachmentDir(), q.Reveal, tp)
+	if d.Replaced, err = replacedView(s.ctx, db, q); err != nil {
+		return ResultDetail{}, err
+	}
+	d.Replayable = row.Spill != nil && sessions.CanReplay(row.Harness)
 	d.Route = d.Session.Route
 	if d.Estimator, err = retention.RouteEstimator(d.Route); err != nil {
 		d.Estimator = retention.DefaultEncoding
@@ -217,19 +251,20 @@ func (s *Sessions) Result(q ResultQuery) (ResultDetail, error) {
 	return d, nil
 }
 
-// Diagnostics lists bad lines and files the indexer skipped.
+// Diagnostics lists bad lines and files the indexer skipped, one row per
+// file and kind with its count.
 func (s *Sessions) Diagnostics(limit int) ([]Diagnostic, error) {
 	db, err := s.store.DB()
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.BrowseDiagnostics(s.ctx, limit)
+	rows, err := db.DiagnosticGroups(s.ctx, limit)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Diagnostic, 0, len(rows))
 	for _, d := range rows {
-		out = append(out, Diagnostic{File: d.File, Line: d.Line, Code: d.Code, Params: d.Params, Message: d.Message})
+		out = append(out, Diagnostic{File: d.File, Line: d.Line, Code: d.Code, Params: d.Params, Message: d.Message, Count: d.Count})
 	}
 	return out, nil
 }
@@ -428,44 +463,6 @@ type Links struct {
 // NewLinks builds the Links service over a shared store.
 func NewLinks(store *Store) *Links { return &Links{store: store} }
 
-// List returns one page of the links of indexed tool results, hidden ones
-// first, with the whole list's counts. Rows carry how each link was shown
-// and why, never a URI: the index holds none.
-func (l *Links) List(q LinkQuery) (LinkPage, error) {
-	if err := checkPage(q.Offset, q.Limit); err != nil {
-		return LinkPage{}, err
-	}
-	db, err := l.store.DB()
-	if err != nil {
-		return LinkPage{}, err
-	}
-	rows, err := db.BrowseLinks(context.Background(), q.OnlyHidden, q.Limit, q.Offset)
-	if err != nil {
-		return LinkPage{}, err
-	}
-	c, err := db.CountLinks(context.Background(), q.OnlyHidden)
-	if err != nil {
-		return LinkPage{}, err
-	}
-	out := make([]LinkRow, 0, len(rows))
-	uris := linkURIs(context.Background(), db, rows)
-	for i, r := range rows {
-		row := LinkRow{
-			ResultID: r.ResultID, SessionID: r.SessionID, Block: r.Block, Shown: r.Shown, Reason: r.Reason,
-			Parameter: r.Parameter, Tool: r.Tool, Project: r.Project, File: r.File, Line1: r.Line,
-			URI: uris[i].uri, Start: uris[i].start, End: uris[i].end,
-		}
-		switch r.Shown {
-		case links.KindLink:
-			row.Shown = "line"
-		case "text":
-			row.Shown, row.InText = "text", true
-		}
-		out = append(out, row)
-	}
-	return LinkPage{Rows: out, Total: c.Total, Hidden: c.Hidden, InText: c.InText}, nil
-}
-
 // Check classifies one URI as a tool result's resource_link would be shown.
 // The URI itself is never echoed back when it may carry a credential.
 func (l *Links) Check(uri string) (LinkRow, error) {
@@ -474,9 +471,13 @@ func (l *Links) Check(uri string) (LinkRow, error) {
 	}
 	d := links.LinkLine(retention.Block{Type: retention.TypeResourceLink, URI: uri, Name: "checked"})
 	line, _ := links.Mask(d.Line)
-	row := LinkRow{Reason: d.Reason, Parameter: d.Parameter, Line: line, Shown: "stub", URI: links.RedactURI(uri), Start: -1, End: -1}
+	row := LinkRow{Reason: d.Reason, Parameter: d.Parameter, Line: line, Shown: "stub", URI: links.RedactURI(uri), Start: -1, End: -1,
+		Host: links.URIHost(uri), Families: links.FamiliesOf(d.Parameter), Class: sessions.ClassStubbed}
 	if d.Shown {
-		row.Shown = "line"
+		row.Shown, row.Class = "line", sessions.ClassPlain
+	}
+	if row.Families == nil {
+		row.Families = []string{}
 	}
 	return row, nil
 }

@@ -85,8 +85,12 @@ func NewSettingsStore(dir string) *SettingsStore {
 	return &SettingsStore{path: filepath.Join(dir, "settings.json")}
 }
 
-// Load reads the settings; a missing file gives the defaults.
+// Load reads the settings; a missing file (or no store at all, as in a
+// headless caller that keeps none) gives the defaults.
 func (s *SettingsStore) Load() (Settings, error) {
+	if s == nil {
+		return Settings{}, nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.load()

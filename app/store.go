@@ -26,8 +26,23 @@ func NewStore(cfg Config, settings *SettingsStore) *Store {
 	return &Store{cfg: cfg, settings: settings, results: newResultCache(4, 256<<20)}
 }
 
+// NewStoreAt is NewStore over the index at dbPath (the CLI's --db); its
+// attachment store is beside it, as the index keeps it.
+func NewStoreAt(cfg Config, settings *SettingsStore, dbPath string) *Store {
+	cfg.DBPath = dbPath
+	return &Store{cfg: cfg, settings: settings}
+}
+
 // DBPath is where the index lives.
-func (s *Store) DBPath() string { return filepath.Join(s.cfg.DataDir, "index.db") }
+func (s *Store) DBPath() string {
+	if s.cfg.DBPath != "" {
+		return s.cfg.DBPath
+	}
+	return filepath.Join(s.cfg.DataDir, "index.db")
+}
+
+// DataDir is the folder of the index and its attachment store.
+func (s *Store) DataDir() string { return filepath.Dir(s.DBPath()) }
 
 // DB opens the index if needed.
 func (s *Store) DB() (*sessions.DB, error) {

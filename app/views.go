@@ -34,6 +34,23 @@ type SessionRow struct {
 	// true once every result is counted.
 	Tokens      int64 `json:"tokens"`
 	TokensExact bool  `json:"tokensExact"`
+	// Title is the session's name as its harness keeps it (Claude Code's
+	// custom or generated title, Gemini CLI's summary), "" without one.
+	Title string `json:"title"`
+	// Kind is "" for a session's own transcript, "subagent" or
+	// "compaction"; ParentID is then the row of the parent transcript it
+	// nests under (0 when that is not indexed), and AgentType and
+	// AgentDescription say what the subagent was, as recorded.
+	Kind             string `json:"kind"`
+	ParentID         int64  `json:"parentId"`
+	AgentType        string `json:"agentType"`
+	AgentDescription string `json:"agentDescription"`
+	// Facts of the session: model calls, compactions, API errors the
+	// harness retried after, aborted turns.
+	ModelCalls   int `json:"modelCalls"`
+	Compactions  int `json:"compactions"`
+	APIErrors    int `json:"apiErrors"`
+	AbortedTurns int `json:"abortedTurns"`
 }
 
 // SearchQuery is a full-text search of tool results.
@@ -90,8 +107,17 @@ type LinkPage struct {
 	Total int       `json:"total"`
 	// Hidden links reached the model as a stub or marker, without their URI.
 	Hidden int `json:"hidden"`
-	// InText links were found inside text blocks.
+	// InText are credential-bearing links found inside text blocks (they
+	// reached the model as written; the views mask their values).
 	InText int `json:"inText"`
+	// Plain, Redacted, Stubbed and Markers count the list by audit class
+	// (sessions.LinkClass): URLs shown as written, credential-bearing URLs
+	// in text (masked on screen), links shown as a stub without their URI,
+	// and blocks not shown at all (no URL).
+	Plain    int `json:"plain"`
+	Redacted int `json:"redacted"`
+	Stubbed  int `json:"stubbed"`
+	Markers  int `json:"markers"`
 }
 
 // SessionQuery filters the sessions list.
@@ -103,6 +129,16 @@ type SessionQuery struct {
 	// Limit (1..MaxPage) and Offset select the page.
 	Limit  int `json:"limit"`
 	Offset int `json:"offset"`
+}
+
+// ResultListQuery chooses a list of results: one session's (SessionID, a
+// sessions row id), one harness session's (HarnessSessionID, every
+// transcript sharing it), or every indexed result (both empty); Order is
+// "" or "source" (source order) or "tokens".
+type ResultListQuery struct {
+	SessionID        int64  `json:"sessionId"`
+	HarnessSessionID string `json:"harnessSessionId"`
+	Order            string `json:"order"`
 }
 
 // ResultRow is one tool result in a session's list.
@@ -136,6 +172,13 @@ type ResultRow struct {
 	NoticeFileState string `json:"noticeFileState"`
 	File            string `json:"file"`
 	Line            int64  `json:"line"`
+	// CutBy is the product name of a harness that truncated the result
+	// itself, inline ("Codex CLI"), "" for none; CutOriginalTokens the
+	// original's size it recorded (-1 when it recorded none). HasOriginal
+	// says the log keeps the complete output beside it.
+	CutBy             string `json:"cutBy"`
+	CutOriginalTokens int64  `json:"cutOriginalTokens"`
+	HasOriginal       bool   `json:"hasOriginal"`
 }
 
 // BlockView is one content block as a screen shows it. Text is untrusted and
@@ -157,6 +200,10 @@ type BlockView struct {
 	Masks      []MaskSpan `json:"masks"`
 	// Cut is "head" or "tail" when a projection cut this text block.
 	Cut string `json:"cut"`
+	// SourceStart is where Text begins in its source block's text (a kept
+	// piece of a cut block; 0 otherwise), so a byte range of the source
+	// block (a link the audit lists) can be found in the piece.
+	SourceStart int64 `json:"sourceStart"`
 	// Image fields: a URL the window can load (/attachments/<sha>.<ext>),
 	// the readable path, media type and dimensions.
 	ImageURL    string `json:"imageUrl"`
@@ -187,6 +234,13 @@ type ResultDetail struct {
 	// they were asked for and shown.
 	Masked   int  `json:"masked"`
 	Revealed bool `json:"revealed"`
+	// Replaced says what took the result's place on the model's surface
+	// after it was recorded (dsh's pruner, a compaction summary); nil while
+	// the model still sees it as recorded.
+	Replaced *ReplacedView `json:"replaced"`
+	// Replayable says the result's harness records its decisions, so
+	// "Replay as recorded" applies to it (Retention.Replay).
+	Replayable bool `json:"replayable"`
 }
 
 // ResultQuery asks for one result. Reveal shows its credential values
@@ -364,23 +418,53 @@ type LinkRow struct {
 	Line      string `json:"line"`
 	Reason    string `json:"reason"`
 	Parameter string `json:"parameter"`
-	// InText marks a URL found inside a text block (it reached the model as
-	// plain text; the policy does not hide those).
-	InText  bool   `json:"inText"`
-	Tool    string `json:"tool"`
-	Project string `json:"project"`
-	File    string `json:"file"`
-	Line1   int64  `json:"sourceLine"`
-	URI     string `json:"uri"`
-	Start   int    `json:"start"`
-	End     int    `json:"end"`
+	// InText marks a credential-bearing URL found inside a text block (it
+	// reached the model as plain text; the policy does not hide those).
+	InText bool `json:"inText"`
+	// Class is the audit class (plain, redacted, stubbed, marker); Host the
+	// link's host; Families the credential families of Parameter
+	// (links.FamiliesOf).
+	Class    string   `json:"class"`
+	Host     string   `json:"host"`
+	Families []string `json:"families"`
+	Tool     string   `json:"tool"`
+	Project  string   `json:"project"`
+	File     string   `json:"file"`
+	Line1    int64    `json:"sourceLine"`
+	URI      string   `json:"uri"`
+	Start    int      `json:"start"`
+	End      int      `json:"end"`
 }
 
-// LinkQuery filters the links list.
+// LinkQuery filters the links list; every filter is optional.
 type LinkQuery struct {
+	// OnlyHidden keeps the links a rule flagged (each has a reason).
 	OnlyHidden bool `json:"onlyHidden"`
-	Limit      int  `json:"limit"`
-	Offset     int  `json:"offset"`
+	// SessionID keeps one session's links (a sessions row id; 0: all).
+	SessionID int64 `json:"sessionId"`
+	// Reason keeps one reason code; Family one credential family
+	// (links.FamilyKeys); Host one host and its subdomains; Class one
+	// audit class.
+	Reason string `json:"reason"`
+	Family string `json:"family"`
+	Host   string `json:"host"`
+	Class  string `json:"class"`
+	Limit  int    `json:"limit"`
+	Offset int    `json:"offset"`
+}
+
+// LinkFacets are the values the links filters offer, with how many links
+// carry each (over the whole list, or one session's).
+type LinkFacets struct {
+	Reasons  []FacetCount `json:"reasons"`
+	Families []FacetCount `json:"families"`
+	Hosts    []FacetCount `json:"hosts"`
+}
+
+// FacetCount is one filter value and how many links carry it.
+type FacetCount struct {
+	Value string `json:"value"`
+	Count int    `json:"count"`
 }
 
 // IndexStatus is the indexer's progress, polled or pushed as an event.
@@ -409,6 +493,9 @@ type Diagnostic struct {
 	Code    string            `json:"code"`
 	Params  map[string]string `json:"params"`
 	Message string            `json:"message"`
+	// Count is how many diagnostics of this code (and subject) the file
+	// has: this row, the first, stands for all of them.
+	Count int `json:"count"`
 }
 
 // SpillQuery asks for part of an indexed result's spill file. The index

@@ -298,9 +298,12 @@ func imageIdentity(b Block) string {
 		}
 	}
 	if b.Data != "" {
-		if raw, err := imagecost.DecodeBase64(b.Data); err == nil {
-			sum := sha256.Sum256(raw)
-			return hex.EncodeToString(sum[:])
+		// Hashed as it decodes: a large inline image is never held twice.
+		if r, err := imagecost.Base64Reader(b.Data); err == nil {
+			h := sha256.New()
+			if _, err := io.Copy(h, r); err == nil {
+				return hex.EncodeToString(h.Sum(nil))
+			}
 		}
 	}
 	return strings.Repeat("0", 64)

@@ -1,6 +1,7 @@
 package retention
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"strings"
@@ -178,4 +179,30 @@ func TestEncoderLoadedOnce(t *testing.T) {
 	if a != b || m1 != m2 {
 		t.Fatal("the tokenizer was loaded more than once")
 	}
+}
+
+// benchParse reads a 10 MB text result as `spillscope retain` does (in
+// place) and as the window does with pasted JSON (by copy), against
+// encoding/json's path.
+func benchParse(b *testing.B, parse func([]byte) (Result, error)) {
+	in, err := json.Marshal(Result{Content: []Block{textBlock(benchText(10 << 20))}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	buf := make([]byte, len(in))
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(buf, in)
+		res, err := parse(buf)
+		if err != nil || len(res.Content) != 1 {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseResultInPlace10MB(b *testing.B) { benchParse(b, ParseResultInPlace) }
+func BenchmarkParseResult10MB(b *testing.B)        { benchParse(b, ParseResult) }
+func BenchmarkParseResultEncodingJSON10MB(b *testing.B) {
+	benchParse(b, parseSlow)
 }

@@ -21,6 +21,13 @@ const (
 	TypeResourceLink = "resource_link"
 )
 
+// TypeToolReference is a block of its own beside MCP's: a reference to a
+// tool by name (Name), which loads that tool's definition for the model
+// (Claude Code's ToolSearch results). It is neither text nor image: it is
+// priced by an estimator's structural rule over its raw JSON, and shown as
+// a line naming the tool.
+const TypeToolReference = "tool_reference"
+
 // Annotations are MCP's optional hints on a block.
 type Annotations struct {
 	Audience []string `json:"audience,omitempty"`
@@ -61,8 +68,31 @@ type Result struct {
 var ErrInput = errors.New("retention: input is not a tool result")
 
 // ParseResult reads an MCP CallToolResult object ({"content":[...]}) or a
-// bare content array. Blocks keep their raw JSON so unknown types survive.
+// bare content array. Blocks of other types than plain text and image keep
+// their raw JSON so they survive untouched. data is not changed.
 func ParseResult(data []byte) (Result, error) {
+	if res, ok := parseFast(data, false); ok {
+		return res, nil
+	}
+	return parseSlow(data)
+}
+
+// ParseResultInPlace is ParseResult for a buffer the caller hands over: the
+// strings of text and image blocks are decoded over their own bytes in
+// data and share its memory, so a 10 MB text costs no copy. data must not
+// be used or changed afterwards.
+func ParseResultInPlace(data []byte) (Result, error) {
+	if res, ok := parseFast(data, true); ok {
+		return res, nil
+	}
+	// The fast walk changes nothing before it knows it can read the whole
+	// input, so data is intact here.
+	return parseSlow(data)
+}
+
+// parseSlow is ParseResult through encoding/json: any input the fast walk
+// does not take, with encoding/json's own errors.
+func parseSlow(data []byte) (Result, error) {
 	var probe json.RawMessage
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return Result{}, fmt.Errorf("%w: %v", ErrInput, err)
@@ -121,6 +151,15 @@ func ParseBlock(raw json.RawMessage) (Block, error) {
 	}
 	if b.Type == "" {
 		return Block{}, errors.New(`block has no "type"`)
+	}
+	if b.Type == TypeToolReference && b.Name == "" {
+		// Claude's API names the tool in tool_name.
+		var ref struct {
+			ToolName string `json:"tool_name"`
+		}
+		if json.Unmarshal(raw, &ref) == nil {
+			b.Name = ref.ToolName
+		}
 	}
 	b.Raw = append(json.RawMessage(nil), raw...)
 	return b, nil

@@ -42,6 +42,11 @@ func (t *tiktokenText) AtMost(limit int) (int, bool) {
 	if lb := t.x.byteLowerBound(); lb > limit {
 		return lb, false
 	}
+	if limit >= len(t.x.text) {
+		// No text costs more tokens than it has bytes: the walk would end
+		// at the exact total, which is counted without building tables.
+		return t.x.total(), true
+	}
 	for l := 0; ; l++ {
 		b, exact := t.x.levelBound(l)
 		if exact {

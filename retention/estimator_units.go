@@ -18,6 +18,17 @@ const (
 	EstimatorUTF16Units = "utf16-units"
 )
 
+// CountsTokens reports whether an estimator's figures are tokens: every
+// registered estimator but the length counters above, whose figures no
+// provider's token count can be compared with.
+func CountsTokens(name string) bool {
+	switch name {
+	case EstimatorUTF8Bytes, EstimatorCodePoints, EstimatorUTF16Units:
+		return false
+	}
+	return true
+}
+
 // unitWidth is how many units the code point led by byte c takes.
 type unitWidth func(c byte) int
 

@@ -1,6 +1,7 @@
 package retention
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -87,20 +88,37 @@ func FuzzRecogniseNotice(f *testing.F) {
 	})
 }
 
-// FuzzParseResult: the JSON reader never panics and keeps every block.
+// FuzzParseResult: the JSON reader never panics and keeps every block: a
+// block of another type than text and image keeps its raw JSON. The fast
+// walk reads what encoding/json reads (the same blocks, the same errors),
+// in place as well as by copy.
 func FuzzParseResult(f *testing.F) {
 	f.Add([]byte(`{"content":[{"type":"text","text":"x"}]}`))
 	f.Add([]byte(`[{"type":"resource_link","uri":"https://x"},{"type":"image","mimeType":5}]`))
 	f.Add([]byte(`{"content":null}`))
+	f.Add([]byte(`{"isError":true,"content":[{"type":"text","text":"a\nb\u00e9\ud83d\ude00"},{"type":"image","mimeType":"image/png","data":"AAAA"}],"_meta":{"k":[1,2.5e3,null]}}`))
+	f.Add([]byte(`{"Content":[],"content":[{"type":"text","TEXT":"x"}]}`))
+	f.Add([]byte(`[{"type":"t\u0065xt","text":"x"},{"text":"\ud800","type":"text"}] `))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		slowRes, slowErr := parseSlow(append([]byte(nil), data...))
 		res, err := ParseResult(data)
+		inPlace, ipErr := ParseResultInPlace(append([]byte(nil), data...))
+		if (err == nil) != (slowErr == nil) || (ipErr == nil) != (slowErr == nil) {
+			t.Fatalf("errors differ: %v, in place %v, encoding/json %v", err, ipErr, slowErr)
+		}
 		if err != nil {
 			return
 		}
 		for i, b := range res.Content {
-			if b.Type == "" || b.Raw == nil {
+			if b.Type == "" || b.Raw == nil && b.Type != TypeText && b.Type != TypeImage {
 				t.Fatalf("block %d lost its type or raw JSON", i)
 			}
+			if b.Raw == nil {
+				slowRes.Content[i].Raw = nil
+			}
+		}
+		if !reflect.DeepEqual(res, slowRes) || !reflect.DeepEqual(inPlace, res) {
+			t.Fatalf("%q:\n fast %+v\n in place %+v\n encoding/json %+v", data, res, inPlace, slowRes)
 		}
 	})
 }

@@ -650,6 +650,15 @@ func codexSerialise(res Result) (string, error) {
 			b.WriteByte(',')
 		}
 		raw := []byte(blk.Raw)
+		if len(raw) == 0 && blk.Type == TypeText && blk.Annotations == nil {
+			// A text block parsed without its raw JSON (the fast parser
+			// keeps none for text): written in mcp-types' TextContent field
+			// order (annotations, text, type), as serde writes that struct.
+			b.WriteString(`{"text":`)
+			b.WriteString(jsString(blk.Text))
+			b.WriteString(`,"type":"text"}`)
+			continue
+		}
 		if len(raw) == 0 {
 			var err error
 			if raw, err = json.Marshal(blk); err != nil {

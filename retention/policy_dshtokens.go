@@ -173,6 +173,18 @@ func (a *Analysis) dshComplete() string {
 	if a.complete != nil {
 		return *a.complete
 	}
+	// One text block and no image: the file is that text, not a copy of it.
+	texts, last := 0, -1
+	for i, bi := range a.blocks {
+		if bi.kind == TypeText {
+			texts, last = texts+1, i
+		}
+	}
+	if texts == 1 && a.images == 0 {
+		complete := a.blocks[last].text
+		a.complete = &complete
+		return complete
+	}
 	var sb strings.Builder
 	sb.Grow(int(a.textBytes) + 160*a.images)
 	for _, bi := range a.blocks {

@@ -70,12 +70,12 @@ const geminiOlderGuide = "\nTo read the complete output, use the read_file tool 
 // FormatGeminiNotice is the current notice's first line, its newline
 // included.
 func FormatGeminiNotice(first, last int64, file string) string {
-	return geminiLead + groupDigits(first) + " and last " + groupDigits(last) + geminiSee + file + "\n"
+	return geminiLead + GroupDigits(first) + " and last " + GroupDigits(last) + geminiSee + file + "\n"
 }
 
 // FormatGeminiMarker is the current marker between head and tail.
 func FormatGeminiMarker(omitted int64) string {
-	return "\n\n... [" + groupDigits(omitted) + " characters omitted] ...\n\n"
+	return "\n\n... [" + GroupDigits(omitted) + " characters omitted] ...\n\n"
 }
 
 // FormatGeminiOlderNotice is the older notice up to the truncated output.
@@ -83,8 +83,10 @@ func FormatGeminiOlderNotice(file string) string {
 	return geminiOlderLead + file + geminiOlderGuide
 }
 
-// groupDigits is Number.prototype.toLocaleString() in en-US: 40000 -> "40,000".
-func groupDigits(n int64) string {
+// GroupDigits writes n as Number.prototype.toLocaleString() does in en-US
+// (40000 -> "40,000"): Gemini CLI's notices and the audit report group
+// digits so.
+func GroupDigits(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
@@ -404,7 +406,7 @@ func RecogniseGeminiTruncation(text string) (GeminiTruncation, bool) {
 // ungroup reads a number written with digit grouping; -1 if it is not one.
 func ungroup(s string) int64 {
 	n, err := strconv.ParseInt(strings.ReplaceAll(s, ",", ""), 10, 64)
-	if err != nil || groupDigits(n) != s {
+	if err != nil || GroupDigits(n) != s {
 		return -1
 	}
 	return n

@@ -66,7 +66,20 @@ type textIndex struct {
 	tsuf    []int   // tokens from a boundary to the end
 	tbuilt  bool
 	tstarts []int // boundary rune indices, ascending (parallel to tsuf)
+
+	// The whole text's count and the bounds of window levels past
+	// maxTableBytes, counted streaming (no tables) when first asked for.
+	totalN  int
+	counted bool
+	sbounds map[int]int
 }
+
+// maxTableBytes is the largest window the prefix table is grown to for a
+// bound: the tables take some 16 bytes per byte of text, so the bound of a
+// wider window, and the whole text's count, are counted streaming
+// instead, and tables are only ever as wide as a cut of the budget needs.
+// A 50 MB text then costs its count's time, never gigabytes of tables.
+const maxTableBytes = 1 << 20
 
 func newTextIndex(m *model, text string) *textIndex {
 	return &textIndex{m: m, text: text, hoff: []int{0}, hbounds: []int{0}, hcum: []int{0}}
@@ -124,10 +137,49 @@ func (x *textIndex) growHeadTo(wb int) {
 	})
 }
 
-// total is the exact token count of the whole text.
+// total is the exact token count of the whole text: from the prefix table
+// when it covers the text, else counted once without one.
 func (x *textIndex) total() int {
-	x.growHeadTo(len(x.text))
-	return x.hcum[len(x.hcum)-1]
+	if x.hfull {
+		return x.hcum[len(x.hcum)-1]
+	}
+	if !x.counted {
+		x.totalN, x.counted = x.m.count(x.text), true
+	}
+	return x.totalN
+}
+
+// streamBound is levelBound's figure for a window of wb bytes (a rune
+// start inside the text) without the prefix table: the text's first wb
+// bytes are split in place, and the tokens before the last piece boundary
+// with stableMargin runes after it in the window (a boundary of the whole
+// text, as the table's search finds it) are added to the byte bound of
+// the rest. The same boundary as the table's, so the same figure.
+func (x *textIndex) streamBound(wb int) int {
+	if b, ok := x.sbounds[wb]; ok {
+		return b
+	}
+	cutoff := wb
+	for range stableMargin {
+		_, n := utf8.DecodeLastRuneInString(x.text[:cutoff])
+		cutoff -= n
+	}
+	last, tokens, acc := 0, 0, 0
+	window := x.text[:wb]
+	x.m.splitString(window, func(ps, pe int) bool {
+		if pe > cutoff {
+			return false
+		}
+		acc += x.m.pieceTokens(window[ps:pe])
+		last, tokens = pe, acc
+		return true
+	})
+	b := tokens + ceilDiv(len(x.text)-last, x.m.maxTok)
+	if x.sbounds == nil {
+		x.sbounds = map[int]int{}
+	}
+	x.sbounds[wb] = b
+	return b
 }
 
 // levelBound is the lower bound on the whole text's tokens after tokenizing
@@ -139,10 +191,13 @@ func (x *textIndex) levelBound(l int) (bound int, exact bool) {
 	if wb >= len(x.text) {
 		return x.total(), true
 	}
-	x.growHeadTo(wb)
 	for wb > 0 && !utf8.RuneStart(x.text[wb]) {
 		wb--
 	}
+	if wb > maxTableBytes && x.hoff[len(x.hoff)-1] < wb {
+		return x.streamBound(wb), false
+	}
+	x.growHeadTo(windowBytes(l))
 	// Runes in the level-l window, and the last boundary final within it.
 	rl := sort.SearchInts(x.hoff, wb)
 	i := sort.SearchInts(x.hbounds, rl-stableMargin+1) - 1

@@ -143,3 +143,42 @@ func TestSanitize(t *testing.T) {
 		})
 	}
 }
+
+// Past maxTableBytes a window's bound and the whole text's count are
+// counted without tables, and they are the figures the tables give: the
+// same boundary, the same tokens. AtMost answers the same either way, at
+// every limit, and counting a long text builds no table beyond the cap.
+func TestStreamedBoundsMatchTables(t *testing.T) {
+	skipUnderRace(t)
+	r := rand.New(rand.NewSource(11))
+	text := randomText(r, 2*maxTableBytes+50000) // one level past the cap
+	for _, enc := range []string{EncodingO200k, EncodingCL100k} {
+		t.Run(enc, func(t *testing.T) {
+			m := mustModel(t, enc)
+			tables := newTextIndex(m, text)
+			tables.growHeadTo(len(text)) // every level answered from the table
+			streamed := newTextIndex(m, text)
+			if got, want := streamed.total(), tables.total(); got != want {
+				t.Fatalf("streamed total %d, table total %d", got, want)
+			}
+			for l := 0; windowBytes(l) < len(text); l++ {
+				gb, gex := streamed.levelBound(l)
+				wb, wex := tables.levelBound(l)
+				if gb != wb || gex != wex {
+					t.Errorf("level %d (%d bytes): streamed %d %v, table %d %v", l, windowBytes(l), gb, gex, wb, wex)
+				}
+			}
+			if n := len(streamed.hoff); n > maxTableBytes+2*marginBytes+2 {
+				t.Errorf("the streamed index built a %d-rune table", n)
+			}
+			total := tables.total()
+			for _, limit := range []int{0, total / 3, total - 1, total, total + 1, len(text), 1 << 40} {
+				a, aex := (&tiktokenText{x: newTextIndex(m, text)}).AtMost(limit)
+				b, bex := (&tiktokenText{x: tables}).AtMost(limit)
+				if a != b || aex != bex {
+					t.Errorf("AtMost(%d): streamed %d %v, tables %d %v", limit, a, aex, b, bex)
+				}
+			}
+		})
+	}
+}

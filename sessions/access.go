@@ -36,6 +36,10 @@ const (
 	// FileUnreadable: allowed and present, but not a regular file or not
 	// readable.
 	FileUnreadable = "unreadable"
+	// FileOtherSession: the notice names a file in another session's spill
+	// folder (a fork's inherited notice, or a forged one): marked, never
+	// opened.
+	FileOtherSession = "other-session"
 )
 
 // Location is one folder a harness writes spill files or attachments to,

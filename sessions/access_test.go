@@ -7,6 +7,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"spillscope/sessions/copilot"
+	"spillscope/sessions/goose"
+	"spillscope/sessions/opencode"
 )
 
 // hostile is a session root written to be hostile: tool results whose text
@@ -241,7 +245,13 @@ func TestFileRuleOtherHarnesses(t *testing.T) {
 		"goose":          filepath.Join(tmp, "goose_mcp_responses", "mcp_response_20260101_120000.123456.txt"),
 		"goose shape":    filepath.Join(tmp, "goose_mcp_responses", "other.txt"),
 		"goose relayed":  filepath.Join(root, "goose", "goose_mcp_responses", "mcp_response_20260101_120000.000001.txt"),
-		"opencode":       filepath.Join(data, "opencode", "tool-output", "tool_01ABCdef"),
+		"opencode":       filepath.Join(data, "opencode", "tool-output", "tool_0195a1b2c3d4AbCdEfGhIjKlMn"),
+		"opencode short": filepath.Join(data, "opencode", "tool-output", "tool_01ABCdef"),
+		"goose current":  filepath.Join(data, "goose", "mcp_responses", "mcp_response_20260101_120000.123456_aB3x.txt"),
+		"goose in tmp":   filepath.Join(tmp, "mcp_responses", "mcp_response_20260101_120000.123456_aB3x.txt"),
+		"copilot":        filepath.Join(tmp, "1776964088893-copilot-tool-output-a1b2c3.txt"),
+		"copilot copied": filepath.Join(root, "copilot", "1776964088893-copilot-tool-output-d4e5.txt"),
+		"copilot shape":  filepath.Join(tmp, "copilot-tool-output-a1b2c3.txt"),
 		"opencode shape": filepath.Join(data, "opencode", "tool-output", "tool_x.txt"),
 		"dsh":            filepath.Join(tmp, "dsh-spill-a1B2c3", DshSessionFolder("d1"), "0123456789ab-bash.txt"),
 		"dsh other":      filepath.Join(tmp, "dsh-spill-a1B2c3", DshSessionFolder("d2"), "0123456789ab-bash.txt"),
@@ -256,7 +266,9 @@ func TestFileRuleOtherHarnesses(t *testing.T) {
 	gemRef := SessionRef{Harness: HarnessGemini, Path: filepath.Join(gem, "chats", "session-1.json"), Root: root, SessionID: "g1", Roots: []string{root}, Env: env}
 	recRef := SessionRef{Harness: HarnessSpillscope, Path: filepath.Join(root, "spill", "0123456789abcdef"+RetainedSuffix), Root: root, Roots: []string{root}, Env: env}
 	claudeRef := SessionRef{Harness: HarnessClaude, Path: filepath.Join(root, "p", "s.jsonl"), Root: root, SessionID: "s", Roots: []string{root}, Env: env}
-	dshRef := SessionRef{SessionID: "d1", Env: env}
+	dshRef := SessionRef{Harness: HarnessDsh, SessionID: "d1", Env: env}
+	gooseRef := SessionRef{Harness: HarnessGoose, Path: filepath.Join(root, "g", "sessions", "sessions.db"), Root: root, SessionID: "20260101_1", Roots: []string{root}, Env: env}
+	copilotRef := SessionRef{Harness: HarnessCopilot, Path: filepath.Join(root, "session-state", "u", "events.jsonl"), Root: root, SessionID: "u", Roots: []string{root}, Env: env}
 	tests := []struct {
 		name  string
 		rule  FileRule
@@ -268,15 +280,25 @@ func TestFileRuleOtherHarnesses(t *testing.T) {
 		{"gemini other session", RuleFor(gemRef, NoticeGemini), "gemini other", FileOutside},
 		{"gemini legacy output", RuleFor(gemRef, NoticeGeminiLegacy), "gemini legacy", FileExists},
 		{"gemini chat is no spill file", RuleFor(gemRef, NoticeGemini), "gemini chat", FileOutside},
-		{"goose relayed in claude", RuleFor(claudeRef, NoticeGoose), "goose", FileExists},
-		{"goose shape", RuleFor(claudeRef, NoticeGoose), "goose shape", FileOutside},
-		{"goose copied under a root", RuleFor(claudeRef, NoticeGoose), "goose relayed", FileExists},
+		{"goose relayed in claude", RuleFor(claudeRef, goose.NoticeLargeResponse), "goose", FileExists},
+		{"goose shape", RuleFor(claudeRef, goose.NoticeLargeResponse), "goose shape", FileOutside},
+		{"goose copied under a root", RuleFor(claudeRef, goose.NoticeLargeResponse), "goose relayed", FileExists},
 		{"goose file for another kind", RuleFor(claudeRef, NoticeClaudePersisted), "goose", FileOutside},
-		{"opencode", RuleFor(claudeRef, NoticeOpenCode), "opencode", FileExists},
-		{"opencode shape", RuleFor(claudeRef, NoticeOpenCode), "opencode shape", FileOutside},
-		{"dsh own session", FileRule{locs: DshLocations(dshRef)}, "dsh", FileExists},
-		{"dsh other session", FileRule{locs: DshLocations(dshRef)}, "dsh other", FileOutside},
-		{"dsh attachment", FileRule{locs: DshLocations(dshRef)}, "dsh image", FileExists},
+		{"goose in its data folder", RuleFor(gooseRef, ""), "goose current", FileExists},
+		{"goose current name in tmp", RuleFor(gooseRef, ""), "goose in tmp", FileOutside},
+		{"goose older spill of its own", RuleFor(gooseRef, ""), "goose", FileExists},
+		{"opencode", RuleFor(claudeRef, opencode.NoticeTruncate), "opencode", FileExists},
+		{"opencode shell", RuleFor(claudeRef, opencode.NoticeShell), "opencode", FileExists},
+		{"opencode shape", RuleFor(claudeRef, opencode.NoticeTruncate), "opencode shape", FileOutside},
+		{"opencode id shape", RuleFor(claudeRef, opencode.NoticeTruncate), "opencode short", FileOutside},
+		{"copilot temp spill", RuleFor(copilotRef, ""), "copilot", FileExists},
+		{"copilot copied under a root", RuleFor(copilotRef, ""), "copilot copied", FileExists},
+		{"copilot shape", RuleFor(copilotRef, ""), "copilot shape", FileOutside},
+		{"copilot relayed in claude", RuleFor(claudeRef, copilot.NoticeLargeOutput), "copilot", FileExists},
+		{"copilot file for claude's own notice", RuleFor(claudeRef, NoticeClaudePersisted), "copilot", FileOutside},
+		{"dsh own session", RuleFor(dshRef, ""), "dsh", FileExists},
+		{"dsh other session", RuleFor(dshRef, ""), "dsh other", FileOutside},
+		{"dsh attachment", RuleFor(dshRef, ""), "dsh image", FileExists},
 		{"record's own file", RuleFor(recRef, NoticeSpillscope), "record", FileExists},
 		{"another record's file", RuleFor(recRef, NoticeSpillscope), "record other", FileOutside},
 		{"record image", RuleFor(recRef, ""), "record image", FileExists},

@@ -218,3 +218,60 @@ func TestStoreAttachmentConcurrent(t *testing.T) {
 		})
 	}
 }
+
+// Storing from a stream names, describes and writes the bytes exactly as
+// storing them whole does; bad base64 stores nothing and leaves no
+// temporary file.
+func TestStoreAttachmentFromMatchesStore(t *testing.T) {
+	pngBytes := encodedImage(t, "png", 300, 200)
+	tests := []struct {
+		name string
+		data []byte
+		opts StoreOptions
+	}{
+		{"png", pngBytes, StoreOptions{MediaType: "image/png"}},
+		{"jpeg declared as png", encodedImage(t, "jpeg", 40, 30), StoreOptions{MediaType: "image/png"}},
+		{"unknown bytes kept", []byte("not an image at all"), StoreOptions{MediaType: "image/x-thing", KeepUnknown: true}},
+		{"unknown bytes refused", []byte("not an image at all"), StoreOptions{MediaType: "image/png"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			wantA, wantPath, wantErr := StoreAttachment(filepath.Join(t.TempDir(), "a"), tt.data, tt.opts)
+			dir := filepath.Join(t.TempDir(), "b")
+			gotA, gotPath, gotErr := StoreAttachmentFrom(dir, bytes.NewReader(tt.data), tt.opts)
+			if (gotErr == nil) != (wantErr == nil) || gotA != wantA || filepath.Base(gotPath) != filepath.Base(wantPath) {
+				t.Fatalf("got %+v %s %v, want %+v %s %v", gotA, filepath.Base(gotPath), gotErr, wantA, filepath.Base(wantPath), wantErr)
+			}
+			entries, _ := os.ReadDir(dir)
+			if gotErr != nil {
+				if !errors.Is(gotErr, ErrImage) || len(entries) != 0 {
+					t.Errorf("refused with %v, %d files left", gotErr, len(entries))
+				}
+				return
+			}
+			if b, err := os.ReadFile(gotPath); err != nil || !bytes.Equal(b, tt.data) || len(entries) != 1 {
+				t.Errorf("stored %d bytes (%v), %d files", len(b), err, len(entries))
+			}
+			// The same bytes again: one file, no temporary left.
+			if _, _, err := StoreAttachmentFrom(dir, bytes.NewReader(tt.data), tt.opts); err != nil {
+				t.Fatal(err)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+				t.Errorf("%d files after storing the same bytes twice", len(entries))
+			}
+		})
+	}
+	t.Run("bad base64", func(t *testing.T) {
+		dir := t.TempDir()
+		r, err := imagecost.Base64Reader("iVBORw0KGgo" + strings.Repeat("A", 4096) + "!!")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := StoreAttachmentFrom(dir, r, StoreOptions{KeepUnknown: true}); !errors.Is(err, imagecost.ErrBase64) || !errors.Is(err, ErrImage) {
+			t.Errorf("bad base64 gives %v", err)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("%d files left", len(entries))
+		}
+	})
+}

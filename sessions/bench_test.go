@@ -190,3 +190,71 @@ func BenchmarkRanking(b *testing.B) {
 		})
 	}
 }
+
+// realFiles lists the real fixtures of one harness folder with a suffix,
+// and their size.
+func realFiles(b *testing.B, dir, suffix string) ([]string, int64) {
+	b.Helper()
+	var files []string
+	var size int64
+	filepath.WalkDir(filepath.Join(realRoot(b), dir), func(p string, de os.DirEntry, err error) error {
+		if err == nil && !de.IsDir() && strings.HasSuffix(p, suffix) {
+			files = append(files, p)
+			if st, err := de.Info(); err == nil {
+				size += st.Size()
+			}
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		b.Skipf("no %s files under %s", suffix, dir)
+	}
+	return files, size
+}
+
+// BenchmarkParseCodex is the Codex reader alone over the real rollouts.
+func BenchmarkParseCodex(b *testing.B) {
+	files, size := realFiles(b, "codex", ".jsonl")
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range files {
+			f, err := os.Open(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			st, _ := f.Stat()
+			pr := &Parsed{OnResult: func(r *ToolResult) { r.Blocks = nil }}
+			readLines(context.Background(), f, 0, 1, st.Size(), (&CodexReader{}).ReadLine, pr, nil)
+			f.Close()
+		}
+	}
+}
+
+// BenchmarkParseGemini is the Gemini reader alone over the real chats: the
+// JSONL recordings and the JSON documents, each read whole as the harness
+// reads them.
+func BenchmarkParseGemini(b *testing.B) {
+	for _, kind := range []struct {
+		name, suffix string
+		read         func([]byte, *Parsed)
+	}{{"jsonl", ".jsonl", ReadGeminiLines}, {"json", ".json", ReadGeminiDoc}} {
+		b.Run(kind.name, func(b *testing.B) {
+			files, size := realFiles(b, "gemini", kind.suffix)
+			docs := make([][]byte, len(files))
+			for i, p := range files {
+				var err error
+				if docs[i], err = os.ReadFile(p); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, doc := range docs {
+					kind.read(doc, &Parsed{OnResult: func(r *ToolResult) { r.Blocks = nil }})
+				}
+			}
+		})
+	}
+}

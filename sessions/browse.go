@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"spillscope/retention/links"
 )
 
 // The read side used by the window: lists and lookups over what the indexer
@@ -40,6 +38,23 @@ type SessionSummary struct {
 	// when TokensPending is 0, partly approximate until then.
 	Tokens        int64
 	TokensPending int
+	// Title is the session's name as its harness keeps it; Kind what the
+	// transcript is (SessionInfo.Kind); AgentType and AgentDescription a
+	// subagent's, as recorded.
+	Title            string
+	Kind             string
+	AgentType        string
+	AgentDescription string
+	// ParentRowID is the sessions row of a subagent's (or compaction's)
+	// parent transcript: the session's own, sharing its session id; 0 for
+	// a session's own transcript, or when the parent is not indexed.
+	ParentRowID int64
+	// ModelCalls, Compactions, APIErrors and AbortedTurns count the
+	// transcript's per-call records and facts (calls.go).
+	ModelCalls   int
+	Compactions  int
+	APIErrors    int
+	AbortedTurns int
 }
 
 // SessionFilter narrows BrowseSessions. Search matches project, model,
@@ -77,14 +92,19 @@ const sessionSelect = `SELECT s.id, s.harness, s.session_id, s.agent_id, s.proje
 	COALESCE((SELECT SUM(r.text_bytes) FROM tool_results r WHERE r.session_id = s.id), 0),
 	s.input_tokens, s.cache_read_tokens, s.cache_write_tokens, s.output_tokens, s.reasoning_tokens,
 	COALESCE((SELECT SUM(r.rank_tokens) FROM tool_results r WHERE r.session_id = s.id), 0) AS tokens,
-	(SELECT COUNT(*) FROM tool_results r WHERE r.session_id = s.id AND r.est_tokens IS NULL)
+	(SELECT COUNT(*) FROM tool_results r WHERE r.session_id = s.id AND r.est_tokens IS NULL),
+	s.title, s.transcript_kind, s.agent_type, s.agent_description,
+	CASE WHEN s.agent_id = '' THEN 0 ELSE COALESCE((SELECT p.id FROM sessions p
+	  WHERE p.session_id = s.session_id AND p.harness = s.harness AND p.agent_id = '' ORDER BY p.id LIMIT 1), 0) END,
+	s.model_calls, s.compactions, s.api_errors, s.aborted_turns
 FROM sessions s JOIN files f ON f.id = s.file_id`
 
 func scanSession(sc interface{ Scan(...any) error }) (SessionSummary, error) {
 	var s SessionSummary
 	err := sc.Scan(&s.ID, &s.Harness, &s.SessionID, &s.AgentID, &s.Project, &s.Cwd, &s.Model, &s.Route,
 		&s.Started, &s.Ended, &s.File, &s.ToolResults, &s.Images, &s.SpillNotices, &s.TextBytes,
-		&s.Input, &s.CacheRead, &s.CacheWrite, &s.Output, &s.Reasoning, &s.Tokens, &s.TokensPending)
+		&s.Input, &s.CacheRead, &s.CacheWrite, &s.Output, &s.Reasoning, &s.Tokens, &s.TokensPending,
+		&s.Title, &s.Kind, &s.AgentType, &s.AgentDescription, &s.ParentRowID, &s.ModelCalls, &s.Compactions, &s.APIErrors, &s.AbortedTurns)
 	return s, err
 }
 
@@ -162,46 +182,6 @@ func (d *DB) SessionByID(ctx context.Context, id int64) (SessionSummary, error) 
 	return s, nil
 }
 
-// LinkSummary is one link of an indexed result. It never holds a URI.
-type LinkSummary struct {
-	ResultID  int64
-	SessionID int64
-	Block     int
-	Shown     string
-	Reason    string
-	Parameter string
-	Tool      string
-	Project   string
-	File      string
-	Line      int64
-	// Ordinal is the link's place among the links of its block (the k-th URL
-	// the scanner flags in a text block), so a view can find it again in the
-	// source.
-	Ordinal int
-}
-
-// LinkCounts is how many links the links list holds.
-type LinkCounts struct {
-	// Total is the number of rows (every link, or the flagged ones).
-	Total int
-	// Hidden reached the model as a stub or marker, without their URI.
-	Hidden int
-	// InText were found inside text blocks.
-	InText int
-}
-
-// CountLinks counts the whole list BrowseLinks pages through.
-func (d *DB) CountLinks(ctx context.Context, onlyHidden bool) (LinkCounts, error) {
-	var c LinkCounts
-	err := d.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(l.shown IN (?, ?)), 0), COALESCE(SUM(l.shown = 'text'), 0)
-FROM links l JOIN tool_results r ON r.id = l.result_id JOIN sessions s ON s.id = r.session_id
-WHERE (? = 0 OR l.reason <> '')`, links.KindStub, links.KindMarker, onlyHidden).Scan(&c.Total, &c.Hidden, &c.InText)
-	if err != nil {
-		return c, fmt.Errorf("sessions: count links: %w", err)
-	}
-	return c, nil
-}
-
 // CountSearch counts every result a full-text query matches, as
 // SearchPage lists them (results deleted since drop out in the join).
 func (d *DB) CountSearch(ctx context.Context, query string) (int, error) {
@@ -214,53 +194,90 @@ WHERE result_fts MATCH ?`, query).Scan(&n)
 	return n, nil
 }
 
-// BrowseLinks lists links, hidden ones first when onlyHidden is false.
-func (d *DB) BrowseLinks(ctx context.Context, onlyHidden bool, limit, offset int) ([]LinkSummary, error) {
-	if limit <= 0 || limit > 10000 {
-		limit = 1000
-	}
-	rows, err := d.db.QueryContext(ctx, `SELECT l.result_id, r.session_id, l.block_index, l.shown, l.reason, l.parameter,
-	r.tool_name, s.project, f.path, r.src_line,
-	ROW_NUMBER() OVER (PARTITION BY l.result_id, l.block_index ORDER BY l.id) - 1
-FROM links l JOIN tool_results r ON r.id = l.result_id JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id
-WHERE (? = 0 OR l.reason <> '')
-ORDER BY (l.reason = '') , l.result_id, l.block_index, l.id LIMIT ? OFFSET ?`, onlyHidden, limit, max(offset, 0))
-	if err != nil {
-		return nil, fmt.Errorf("sessions: list links: %w", err)
-	}
-	defer rows.Close()
-	var out []LinkSummary
-	for rows.Next() {
-		var l LinkSummary
-		if err := rows.Scan(&l.ResultID, &l.SessionID, &l.Block, &l.Shown, &l.Reason, &l.Parameter, &l.Tool, &l.Project, &l.File, &l.Line, &l.Ordinal); err != nil {
-			return nil, fmt.Errorf("sessions: list links: %w", err)
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
-}
-
 // BrowseDiagnostics lists what the indexer could not read, newest files first.
 func (d *DB) BrowseDiagnostics(ctx context.Context, limit int) ([]Diagnostic, error) {
 	if limit <= 0 || limit > 10000 {
 		limit = 1000
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT f.path, dg.line, dg.code, dg.params, dg.message FROM diagnostics dg JOIN files f ON f.id = dg.file_id
+	rows, err := d.db.QueryContext(ctx, `SELECT f.path, dg.line, dg.code, dg.params, dg.message, 1 FROM diagnostics dg JOIN files f ON f.id = dg.file_id
 ORDER BY f.path, dg.line LIMIT ?`, limit)
 	if err != nil {
 		return nil, fmt.Errorf("sessions: list diagnostics: %w", err)
 	}
+	return scanDiagnostics(rows)
+}
+
+// DiagnosticGroups lists diagnostics as the panel shows them: one row per
+// file, code and subject (unknown types and field values are a row each
+// already), the first of its kind in the file standing for all of them with
+// their Count, so ten thousand files with the same fault stay a list one
+// can read.
+func (d *DB) DiagnosticGroups(ctx context.Context, limit int) ([]Diagnostic, error) {
+	if limit <= 0 || limit > 10000 {
+		limit = 1000
+	}
+	// SQLite takes the bare columns of an aggregate with MIN() from the row
+	// holding the minimum: the first line's params and message.
+	rows, err := d.db.QueryContext(ctx, `SELECT f.path, MIN(dg.line), dg.code, dg.params, dg.message, COUNT(*)
+FROM diagnostics dg JOIN files f ON f.id = dg.file_id
+GROUP BY dg.file_id, dg.code, dg.subject ORDER BY f.path, MIN(dg.line), dg.code LIMIT ?`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: list diagnostics: %w", err)
+	}
+	return scanDiagnostics(rows)
+}
+
+func scanDiagnostics(rows *sql.Rows) ([]Diagnostic, error) {
 	defer rows.Close()
 	var out []Diagnostic
 	for rows.Next() {
 		var dg Diagnostic
 		var params string
-		if err := rows.Scan(&dg.File, &dg.Line, &dg.Code, &params, &dg.Message); err != nil {
+		if err := rows.Scan(&dg.File, &dg.Line, &dg.Code, &params, &dg.Message, &dg.Count); err != nil {
 			return nil, fmt.Errorf("sessions: list diagnostics: %w", err)
 		}
 		dg.Params = map[string]string{}
 		json.Unmarshal([]byte(params), &dg.Params)
 		out = append(out, dg)
+	}
+	return out, rows.Err()
+}
+
+// IndexedRoots lists the session roots the index has read files from, so a
+// writer can keep out of every one of them, the ones no longer configured
+// included.
+func (d *DB) IndexedRoots(ctx context.Context) ([]string, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT DISTINCT root FROM files ORDER BY root`)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: indexed roots: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var r string
+		if err := rows.Scan(&r); err != nil {
+			return nil, fmt.Errorf("sessions: indexed roots: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// SessionRowIDs lists the transcripts (sessions rows) of one harness
+// session id, the parent's first.
+func (d *DB) SessionRowIDs(ctx context.Context, sessionID string) ([]int64, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT id FROM sessions WHERE session_id = ? ORDER BY agent_id <> '', id`, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: session %q: %w", sessionID, err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("sessions: session %q: %w", sessionID, err)
+		}
+		out = append(out, id)
 	}
 	return out, rows.Err()
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"spillscope/retention/links"
 	"spillscope/sessions/samplegen"
 )
 
@@ -58,8 +59,14 @@ func BenchmarkListPages(b *testing.B) {
 			_, err := d.Results(ctx, ResultFilter{SessionRowID: one[0].ID, Order: OrderTokens, Limit: page})
 			return err
 		}},
-		{"links/first", func() error { _, err := d.BrowseLinks(ctx, false, page, 0); return err }},
-		{"links/count", func() error { _, err := d.CountLinks(ctx, false); return err }},
+		{"links/first", func() error { _, err := d.BrowseLinks(ctx, LinkFilter{Limit: page}); return err }},
+		{"links/count", func() error { _, err := d.CountLinks(ctx, LinkFilter{}); return err }},
+		{"links/host/first", func() error { _, err := d.BrowseLinks(ctx, LinkFilter{Host: "example.com", Limit: page}); return err }},
+		{"links/family/count", func() error {
+			_, err := d.CountLinks(ctx, LinkFilter{Parameters: links.FamilyParams(links.FamilyAWS)})
+			return err
+		}},
+		{"links/facets", func() error { _, err := d.LinkFacets(ctx, 0); return err }},
 		// What the window's start waits on: opening the index, and the totals
 		// its index panel shows (counted after the first rows).
 		{"open", func() error {

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"spillscope/retention/links"
 	"spillscope/sessions/samplegen"
 )
 
@@ -145,41 +144,4 @@ func TestPagedListsReachEveryRowAndCountThem(t *testing.T) {
 			}
 		}
 	})
-}
-
-// The links list pages and counts on the sample, whose links are flagged,
-// shown and found in text.
-func TestPagedLinksAndCounts(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "corpus")
-	if _, err := samplegen.Generate(dir, samplegen.Options{Seed: 7, Scale: 3}); err != nil {
-		t.Fatal(err)
-	}
-	d := openTemp(t)
-	index(t, d, dir)
-	for _, only := range []bool{false, true} {
-		whole, err := d.BrowseLinks(t.Context(), only, 10000, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		paged := pageAll(t, 7, func(off, lim int) ([]LinkSummary, error) { return d.BrowseLinks(t.Context(), only, lim, off) })
-		if len(whole) < 8 || !slices.Equal(paged, whole) {
-			t.Errorf("only flagged %v: pages give %d rows, the whole list %d", only, len(paged), len(whole))
-		}
-		c, err := d.CountLinks(t.Context(), only)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var hidden, inText int
-		for _, l := range whole {
-			if l.Shown == links.KindStub || l.Shown == links.KindMarker {
-				hidden++
-			}
-			if l.Shown == "text" {
-				inText++
-			}
-		}
-		if c.Total != len(whole) || c.Hidden != hidden || c.InText != inText || hidden == 0 {
-			t.Errorf("only flagged %v: counted %+v, want %d rows, %d hidden, %d in text", only, c, len(whole), hidden, inText)
-		}
-	}
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -137,9 +139,56 @@ func (claudeCode) SpillCandidates(named string, s SessionRef) []string {
 }
 
 func (claudeCode) Read(ctx context.Context, src Source, p *Parsed) (ReadState, error) {
-	return readLineLog(ctx, src, p, "Claude Code", func(names map[string]string) func(Line, *Parsed) {
+	st, err := readLineLog(ctx, src, p, "Claude Code", func(names map[string]string) func(Line, *Parsed) {
 		return (&ClaudeReader{Names: names}).ReadLine
 	})
+	if err == nil && !p.NotSession {
+		claudeAgentMeta(src.Path, p)
+	}
+	return st, err
+}
+
+// claudeMetaBytes bounds an agent-*.meta.json: it holds a type and a
+// one-line description.
+const claudeMetaBytes = 64 << 10
+
+// claudeAgentMeta names a subagent transcript (agent-<id>.jsonl) as what it
+// is: a compaction (agent-acompact-*), or a subagent, typed and described
+// by the agent-<id>.meta.json beside it (2.1.114). The meta file is part of
+// the transcript's own layout, found from its name, never from its content.
+func claudeAgentMeta(path string, p *Parsed) {
+	base := filepath.Base(path)
+	if !claudeAgentName.MatchString(base) {
+		return
+	}
+	id := strings.TrimSuffix(strings.TrimPrefix(base, "agent-"), ".jsonl")
+	if strings.HasPrefix(id, "acompact-") {
+		p.Session.Kind = TranscriptCompaction
+	} else {
+		p.Session.Kind = TranscriptSubagent
+	}
+	if p.Session.AgentID == "" {
+		p.Session.AgentID = id
+	}
+	f, err := os.Open(strings.TrimSuffix(path, ".jsonl") + ".meta.json")
+	if err != nil {
+		// Older versions write none.
+		return
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, claudeMetaBytes))
+	if err != nil {
+		return
+	}
+	var meta struct {
+		AgentType   string `json:"agentType"`
+		Description string `json:"description"`
+	}
+	if err := json.Unmarshal(b, &meta); err != nil {
+		p.badShape(0, filepath.Base(f.Name()), "object")
+		return
+	}
+	p.Session.AgentType, p.Session.AgentDescription = meta.AgentType, meta.Description
 }
 
 func (claudeCode) ReadResult(path string, loc Locator, callID string) (retention.Result, error) {
@@ -168,73 +217,147 @@ var claudeSkip = map[string]bool{
 type ClaudeReader struct {
 	// Names maps tool_use ids to tool names; seed it when resuming a file.
 	Names map[string]string
+	// custom is set once a custom-title line was read: a name the user gave
+	// wins over the one the harness generated.
+	custom bool
+}
+
+// claudeLine is what ReadLine takes from a line's top level.
+type claudeLine struct {
+	typ, subtype, ts, reqID string
+	sid, agent, cwd         string
+	title                   string
+	msg, tur, compact, err  []byte
+	summary, apiError       bool
 }
 
 // ReadLine reads one line into p. Bad lines become diagnostics.
 func (c *ClaudeReader) ReadLine(l Line, p *Parsed) {
 	b := l.Bytes
-	var typ, ts, reqID string
-	var msg, tur []byte
-	var info struct{ sid, agent, cwd string }
-	ok := scanLine(l, p, claudeTypes, &typ, func(k []byte, vs, ve int) bool {
+	var x claudeLine
+	ok := scanLine(l, p, claudeTypes, &x.typ, func(k []byte, vs, ve int) bool {
 		v := b[vs:ve]
 		switch string(k) {
 		case "type":
-			typ, _ = str(v)
-			if claudeSkip[typ] {
+			x.typ, _ = str(v)
+			if claudeSkip[x.typ] {
 				return false
 			}
+		case "subtype":
+			x.subtype, _ = str(v)
 		case "timestamp":
-			ts, _ = str(v)
+			x.ts, _ = str(v)
 		case "sessionId":
-			info.sid, _ = str(v)
+			x.sid, _ = str(v)
 		case "agentId":
-			info.agent, _ = str(v)
+			x.agent, _ = str(v)
 		case "cwd":
-			info.cwd, _ = str(v)
+			x.cwd, _ = str(v)
 		case "requestId":
-			reqID, _ = str(v)
+			x.reqID, _ = str(v)
 		case "message":
-			msg = v
+			x.msg = v
 		case "toolUseResult":
-			tur = v
+			x.tur = v
+		case "compactMetadata":
+			x.compact = v
+		case "isCompactSummary":
+			x.summary = isTrue(v)
+		case "error":
+			x.err = v
+		case "customTitle", "aiTitle":
+			x.title, _ = str(v)
 		}
 		return true
 	})
-	if !ok || claudeSkip[typ] {
+	if !ok || claudeSkip[x.typ] {
 		return
 	}
 	if c.Names == nil {
 		c.Names = map[string]string{}
 	}
 	s := &p.Session
-	if s.ID == "" && info.sid != "" {
-		s.ID = info.sid
+	if s.ID == "" && x.sid != "" {
+		s.ID = x.sid
 	}
-	if s.AgentID == "" && info.agent != "" {
-		s.AgentID = info.agent
+	if s.AgentID == "" && x.agent != "" {
+		s.AgentID = x.agent
 	}
-	if info.cwd != "" {
+	if x.cwd != "" {
 		if s.Cwd == "" {
-			s.Cwd = info.cwd
+			s.Cwd = x.cwd
 		}
 		if s.Project == "" {
-			s.Project = info.cwd
+			s.Project = x.cwd
 		}
 	}
-	p.SeeTime(ts)
-	if msg == nil {
+	p.SeeTime(x.ts)
+	switch x.typ {
+	case "custom-title":
+		if x.title != "" {
+			s.Title, c.custom = x.title, true
+		}
+		return
+	case "ai-title":
+		if x.title != "" && !c.custom {
+			s.Title = x.title
+		}
+		return
+	case "system":
+		c.system(l, x, p)
 		return
 	}
-	switch typ {
+	if x.msg == nil {
+		return
+	}
+	switch x.typ {
 	case "assistant":
-		c.assistant(l, msg, reqID, p)
+		c.assistant(l, x, p)
 	case "user":
-		c.user(l, msg, ts, tur, p)
+		if x.summary {
+			// The summary a compaction left, shown to the model as the
+			// first user message after its boundary.
+			p.CloseCompaction(Compaction{Kind: CompactionClaude, At: x.ts, Line: l.Number})
+		}
+		c.user(l, x.msg, x.ts, x.tur, p)
 	}
 }
 
-func (c *ClaudeReader) assistant(l Line, msg []byte, reqID string, p *Parsed) {
+// system reads the system lines that are facts of the session: a compact
+// boundary, and an API error the harness retried after (not a fault of the
+// log: the session recorded it).
+func (c *ClaudeReader) system(l Line, x claudeLine, p *Parsed) {
+	switch x.subtype {
+	case "compact_boundary":
+		cp := Compaction{Kind: CompactionClaude, At: x.ts, Line: l.Number}
+		if len(x.compact) > 0 && x.compact[0] == '{' {
+			eachField(x.compact, 0, func(k []byte, vs, ve int) bool {
+				switch string(k) {
+				case "trigger":
+					cp.Trigger, _ = str(x.compact[vs:ve])
+				case "preTokens":
+					cp.TokensBefore = num(x.compact[vs:ve])
+				}
+				return true
+			})
+		}
+		p.AddCompaction(cp)
+	case "api_error":
+		e := SessionEvent{Kind: EventAPIError, At: x.ts, Line: l.Number}
+		if len(x.err) > 0 && x.err[0] == '{' {
+			if v, ok := field(x.err, "status"); ok {
+				e.Detail = string(v)
+				if sv, ok := str(v); ok {
+					e.Detail = sv
+				}
+			}
+		}
+		p.AddEvent(e)
+	}
+}
+
+func (c *ClaudeReader) assistant(l Line, x claudeLine, p *Parsed) {
+	msg := x.msg
 	var id, model string
 	var content, usage []byte
 	_, _, err := eachField(msg, 0, func(k []byte, vs, ve int) bool {
@@ -254,7 +377,12 @@ func (c *ClaudeReader) assistant(l Line, msg []byte, reqID string, p *Parsed) {
 		p.badShape(l.Number, "message", "object")
 		return
 	}
-	if model != "" && model != "<synthetic>" {
+	// A <synthetic> line is the harness's stand-in for a failed request
+	// (isApiErrorMessage, all-zero usage): no model was called, so it
+	// neither names the session's model (nor its route) nor counts as a
+	// call.
+	synthetic := model == "<synthetic>"
+	if model != "" && !synthetic {
 		p.Session.Model = model
 	}
 	if len(content) > 0 && content[0] == '[' {
@@ -281,28 +409,31 @@ func (c *ClaudeReader) assistant(l Line, msg []byte, reqID string, p *Parsed) {
 			p.badShape(l.Number, "message.content", "array")
 		}
 	}
-	if len(usage) > 0 && usage[0] == '{' {
-		key := id + "|" + reqID
-		if id == "" && reqID == "" {
-			key = fmt.Sprintf("line:%d", l.Number)
-		}
-		u := Usage{Key: key}
-		eachField(usage, 0, func(k []byte, vs, ve int) bool {
-			v := usage[vs:ve]
-			switch string(k) {
-			case "input_tokens":
-				u.Input = num(v)
-			case "output_tokens":
-				u.Output = num(v)
-			case "cache_read_input_tokens":
-				u.CacheRead = num(v)
-			case "cache_creation_input_tokens":
-				u.CacheWrite = num(v)
-			}
-			return true
-		})
-		p.AddUsage(u)
+	if synthetic || len(usage) == 0 || usage[0] != '{' {
+		return
 	}
+	// One response is split over several lines, each repeating its ids
+	// and usage (output growing): the last line's counts are the call's.
+	key := id + "|" + x.reqID
+	if id == "" && x.reqID == "" {
+		key = fmt.Sprintf("line:%d", l.Number)
+	}
+	mc := ModelCall{Key: key, At: x.ts, Line: l.Number, Model: model}
+	eachField(usage, 0, func(k []byte, vs, ve int) bool {
+		v := usage[vs:ve]
+		switch string(k) {
+		case "input_tokens":
+			mc.Input = num(v)
+		case "output_tokens":
+			mc.Output = num(v)
+		case "cache_read_input_tokens":
+			mc.CacheRead = num(v)
+		case "cache_creation_input_tokens":
+			mc.CacheWrite = num(v)
+		}
+		return true
+	})
+	p.AddModelCall(mc)
 }
 
 func (c *ClaudeReader) user(l Line, msg []byte, ts string, tur []byte, p *Parsed) {
@@ -337,9 +468,15 @@ func (c *ClaudeReader) user(l Line, msg []byte, ts string, tur []byte, p *Parsed
 			CallID: callID, ToolName: c.Names[callID], Time: ts, IsError: isErr,
 			Locator: Locator{Offset: l.Offset, Length: l.Length, Index: idx}, Line: l.Number,
 		}
-		blocks, bad := claudeBlocks(inner)
+		blocks, bad, imgs := claudeBlocks(inner, l.Owned)
 		r.Blocks = blocks
 		resultProblems(p, l.Number, callID, bad)
+		badImages(p, l.Number, callID, imgs)
+		for _, b := range blocks {
+			if !claudeBlockTypes[b.Type] && !strings.HasPrefix(b.Type, "invalid") {
+				p.SkipField(l.Number, "tool_result block type", b.Type)
+			}
+		}
 		found = append(found, r)
 		return true
 	})
@@ -363,33 +500,39 @@ func (c *ClaudeReader) user(l Line, msg []byte, ts string, tur []byte, p *Parsed
 	}
 }
 
+// claudeBlockTypes are the block types a tool_result's content holds
+// (FORMATS.md section 1); another is kept as an unknown block and counted.
+var claudeBlockTypes = map[string]bool{retention.TypeText: true, retention.TypeImage: true, retention.TypeToolReference: true}
+
 // claudeBlocks converts a tool_result's content (string or block array) to
 // retention blocks. Claude's image blocks carry {source:{media_type,data}};
-// they become MCP-shaped images with base64 Data.
-func claudeBlocks(v []byte) (blocks []retention.Block, problems []string) {
+// they become MCP-shaped images with base64 Data, or unreadable blocks
+// (imgs) when their bytes are no image. Texts and image data of an owned
+// line are decoded in place (strIn).
+func claudeBlocks(v []byte, owned bool) (blocks []retention.Block, problems []string, imgs []badImage) {
 	if len(v) == 0 || string(v) == "null" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if v[0] == '"' {
-		s, ok := str(v)
+		s, ok := strIn(v, owned)
 		if !ok {
-			return nil, []string{"content string does not decode"}
+			return nil, []string{"content string does not decode"}, nil
 		}
-		return []retention.Block{{Type: retention.TypeText, Text: s}}, nil
+		return []retention.Block{{Type: retention.TypeText, Text: s}}, nil, nil
 	}
 	if v[0] != '[' {
-		return nil, []string{"content is neither a string nor an array"}
+		return nil, []string{"content is neither a string nor an array"}, nil
 	}
 	_, err := eachItem(v, 0, func(i, vs, ve int) bool {
 		it := v[vs:ve]
-		var typ, text string
-		var source []byte
+		var typ string
+		var text, source []byte
 		eachField(it, 0, func(k []byte, vs, ve int) bool {
 			switch string(k) {
 			case "type":
 				typ, _ = str(it[vs:ve])
 			case "text":
-				text, _ = str(it[vs:ve])
+				text = it[vs:ve]
 			case "source":
 				source = it[vs:ve]
 			}
@@ -397,22 +540,31 @@ func claudeBlocks(v []byte) (blocks []retention.Block, problems []string) {
 		})
 		switch typ {
 		case "text":
-			blocks = append(blocks, retention.Block{Type: retention.TypeText, Text: text})
+			// Decoded once the type is known: another type's block is
+			// parsed from its raw bytes below, which must stay intact.
+			t, _ := strIn(text, owned)
+			blocks = append(blocks, retention.Block{Type: retention.TypeText, Text: t})
 		case "image":
-			b := retention.Block{Type: retention.TypeImage}
+			var mime, data string
 			if source != nil {
 				eachField(source, 0, func(k []byte, vs, ve int) bool {
 					switch string(k) {
 					case "media_type":
-						b.MimeType, _ = str(source[vs:ve])
+						mime, _ = str(source[vs:ve])
 					case "data":
-						b.Data, _ = str(source[vs:ve])
+						data, _ = strIn(source[vs:ve], owned)
 					}
 					return true
 				})
 			}
-			if b.Data == "" {
+			if data == "" {
 				problems = append(problems, fmt.Sprintf("image block %d has no base64 data", i))
+				blocks = append(blocks, retention.Block{Type: retention.TypeImage, MimeType: mime})
+				return true
+			}
+			b, why := imageBlock(mime, data, it)
+			if why != "" {
+				imgs = append(imgs, badImage{i, why})
 			}
 			blocks = append(blocks, b)
 		default:
@@ -428,5 +580,5 @@ func claudeBlocks(v []byte) (blocks []retention.Block, problems []string) {
 	if err != nil {
 		problems = append(problems, "content array is malformed")
 	}
-	return blocks, problems
+	return blocks, problems, imgs
 }

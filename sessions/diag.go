@@ -35,12 +35,42 @@ const (
 	// DiagBadImage: an image block whose bytes could not be stored.
 	// Params: callId, block, detail (English).
 	DiagBadImage = "bad-image"
+	// DiagBadRecord: a record (a line's event, a database row, a file of a
+	// storage folder) that is not of its format's shape. Params: where (the
+	// record, in English: "part prt_… (row 12)"), error (English).
+	DiagBadRecord = "bad-record"
+	// DiagUnknownItem: content items or parts of a type the reader does not
+	// know, one diagnostic per type and source. Params: type, count, where
+	// (the first, in English: "line 12", "row 40").
+	DiagUnknownItem = "unknown-item-type"
+	// DiagOrphanResult: a tool result whose call the session never made, so
+	// its tool name is unknown. Params: callId.
+	DiagOrphanResult = "orphan-result"
+	// DiagNotSource: a file its harness took for one of its sources (a
+	// database, an export document) that turned out not to be one. Params:
+	// harness (its label), detail (English).
+	DiagNotSource = "not-a-source"
+	// DiagTornTail: the source ends inside a record (a zstd frame or a
+	// line still being written, or cut by a crash); it is read once
+	// complete. Each pass replaces it. Params: offset (where the torn part
+	// starts).
+	DiagTornTail = "torn-tail"
+	// DiagLogProblem: something a harness's own reader found wrong in its
+	// log (a frame failing its checksum, a seq gap, an event of the wrong
+	// shape). Params: problem (the reader's stable code), detail (English).
+	DiagLogProblem = "log-problem"
+	// DiagUnknownField: records whose field holds a value the reader does
+	// not know (a content block's or an item's type), one diagnostic per
+	// field, value and file; the records are kept as far as they are
+	// understood. Params: field, value, count, firstLine.
+	DiagUnknownField = "unknown-field"
 )
 
 // DiagCodes are every code this package writes; the window's catalogues
 // word each of them (frontend/src/i18n, section diagnostic).
 var DiagCodes = []string{DiagNotJSON, DiagNoType, DiagUnknownType, DiagNotASession, DiagUnreadable, DiagBadShape,
-	DiagMissingField, DiagResultProblem, DiagBadImage}
+	DiagMissingField, DiagResultProblem, DiagBadImage, DiagBadRecord, DiagUnknownItem, DiagOrphanResult, DiagNotSource, DiagTornTail, DiagLogProblem,
+	DiagUnknownField}
 
 // diagText is a diagnostic's English message: the one place each code is
 // worded, so the CLI, the log and the window's fallback say the same.
@@ -67,6 +97,23 @@ func diagText(code string, p map[string]string) string {
 		return fmt.Sprintf("tool result %s: %s", p["callId"], p["detail"])
 	case DiagBadImage:
 		return fmt.Sprintf("tool result %s image block %s: %s", p["callId"], p["block"], p["detail"])
+	case DiagBadRecord:
+		return fmt.Sprintf("%s is not a valid record: %s", p["where"], p["error"])
+	case DiagUnknownItem:
+		return fmt.Sprintf("unknown content type %q: %s items skipped, the first in %s", p["type"], p["count"], p["where"])
+	case DiagOrphanResult:
+		return fmt.Sprintf("tool result %s answers a call the session never made (its tool name is unknown)", p["callId"])
+	case DiagNotSource:
+		return fmt.Sprintf("not a %s source: %s", p["harness"], p["detail"])
+	case DiagTornTail:
+		return fmt.Sprintf("the file ends inside a record from byte %s (still being written, or cut by a crash); it is read once complete", p["offset"])
+	case DiagLogProblem:
+		return p["detail"]
+	case DiagUnknownField:
+		if p["count"] == "1" {
+			return fmt.Sprintf("unknown %s %q at line %s", p["field"], p["value"], p["firstLine"])
+		}
+		return fmt.Sprintf("unknown %s %q in %s records, the first at line %s", p["field"], p["value"], p["count"], p["firstLine"])
 	}
 	return code
 }
@@ -84,13 +131,28 @@ func (p *Parsed) Diag(line int64, code string, params map[string]string) {
 // and the count: a newer harness version must not flood the panel with one
 // row per line.
 func (p *Parsed) SkipType(line int64, typ string) {
+	p.countOnce(line, DiagUnknownType, typ, map[string]string{"type": typ})
+}
+
+// SkipField counts one record whose field holds a value the reader does not
+// know, aggregated as SkipType's lines are: one diagnostic per field, value
+// and file.
+func (p *Parsed) SkipField(line int64, field, value string) {
+	p.countOnce(line, DiagUnknownField, field+"="+value, map[string]string{"field": field, "value": value})
+}
+
+// countOnce adds one to the aggregated diagnostic of a code and subject,
+// making it (with params, a count of 1 and the line) on first sight.
+func (p *Parsed) countOnce(line int64, code, subject string, params map[string]string) {
 	if p.skipped == nil {
 		p.skipped = map[string]int{}
 	}
-	i, ok := p.skipped[typ]
+	k := code + "\x00" + subject
+	i, ok := p.skipped[k]
 	if !ok {
-		p.skipped[typ] = len(p.Diags)
-		p.Diag(line, DiagUnknownType, map[string]string{"type": typ, "count": "1", "firstLine": strconv.FormatInt(line, 10)})
+		p.skipped[k] = len(p.Diags)
+		params["count"], params["firstLine"] = "1", strconv.FormatInt(line, 10)
+		p.Diag(line, code, params)
 		return
 	}
 	d := &p.Diags[i]
@@ -108,7 +170,13 @@ func mergeCount(d *Diagnostic, earlier Diagnostic) {
 	d.Params["count"] = strconv.Itoa(a + b)
 	if earlier.Line > 0 && (d.Line == 0 || earlier.Line < d.Line) {
 		d.Line = earlier.Line
-		d.Params["firstLine"] = strconv.FormatInt(earlier.Line, 10)
+		if _, ok := d.Params["firstLine"]; ok {
+			d.Params["firstLine"] = strconv.FormatInt(earlier.Line, 10)
+		}
+	}
+	if w, ok := earlier.Params["where"]; ok && w != "" {
+		// The earlier pass read the first one.
+		d.Params["where"] = w
 	}
 	d.Message = diagText(d.Code, d.Params)
 }
@@ -116,8 +184,11 @@ func mergeCount(d *Diagnostic, earlier Diagnostic) {
 // aggregated reports whether a diagnostic is one row per (file, code,
 // subject), merged across passes, and its subject.
 func aggregated(d Diagnostic) (string, bool) {
-	if d.Code == DiagUnknownType {
+	switch d.Code {
+	case DiagUnknownType, DiagUnknownItem:
 		return d.Params["type"], true
+	case DiagUnknownField:
+		return d.Params["field"] + "=" + d.Params["value"], true
 	}
 	return "", false
 }

@@ -55,6 +55,10 @@ func knownParam(code, name string) bool {
 		DiagNotJSON: {"start"}, DiagUnknownType: {"type", "count", "firstLine"}, DiagNotASession: {"harness", "lines"},
 		DiagUnreadable: {"error"}, DiagBadShape: {"part", "want"}, DiagMissingField: {"field"},
 		DiagResultProblem: {"callId", "detail"}, DiagBadImage: {"callId", "block", "detail"},
+		DiagBadRecord: {"where", "error"}, DiagUnknownItem: {"type", "count", "where"}, DiagOrphanResult: {"callId"},
+		DiagNotSource: {"harness", "detail"},
+		DiagTornTail:  {"offset"}, DiagLogProblem: {"problem", "detail"},
+		DiagUnknownField: {"field", "value", "count", "firstLine"},
 	}
 	for _, p := range params[code] {
 		if p == name {

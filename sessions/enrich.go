@@ -5,12 +5,11 @@ import (
 	"database/sql"
 	"fmt"
 	"runtime"
-	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"spillscope/retention"
-	"spillscope/retention/links"
 )
 
 // EnrichOptions tune the phases after the structure pass.
@@ -43,17 +42,21 @@ type todo struct {
 	harness, path string
 	callID, route string
 	sig           string
+	textBytes     int64
 }
+
+// heavy reports a result read back one at a time (heavyBytes).
+func (t todo) heavy() bool { return t.loc.Length > heavyBytes || t.textBytes > heavyBytes }
 
 // The two pending-work queries differ in their condition and order; both
 // are constants so no SQL is ever assembled at run time. Tokens go largest
 // first, so the top of every "most tokens" ranking turns exact earliest;
 // search goes in file order, for read locality.
 const (
-	todoTokens = `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.src_key, r.call_id, s.route, r.content_sig
+	todoTokens = `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.src_key, r.call_id, s.route, r.content_sig, r.text_bytes
 FROM tool_results r JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id
 WHERE r.est_tokens IS NULL ORDER BY r.approx_tokens DESC, r.id`
-	todoSearch = `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.src_key, r.call_id, s.route, r.content_sig
+	todoSearch = `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.src_key, r.call_id, s.route, r.content_sig, r.text_bytes
 FROM tool_results r JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id
 WHERE r.fts_done = 0 ORDER BY r.file_id, r.src_offset`
 )
@@ -67,7 +70,7 @@ func (d *DB) todos(ctx context.Context, query string) ([]todo, error) {
 	var out []todo
 	for rows.Next() {
 		var t todo
-		if err := rows.Scan(&t.id, &t.harness, &t.path, &t.loc.Offset, &t.loc.Length, &t.loc.Index, &t.loc.Key, &t.callID, &t.route, &t.sig); err != nil {
+		if err := rows.Scan(&t.id, &t.harness, &t.path, &t.loc.Offset, &t.loc.Length, &t.loc.Index, &t.loc.Key, &t.callID, &t.route, &t.sig, &t.textBytes); err != nil {
 			return nil, fmt.Errorf("sessions: pending results: %w", err)
 		}
 		out = append(out, t)
@@ -132,39 +135,22 @@ JOIN attachments a ON a.sha256 = ra.sha256 JOIN tool_results r ON r.id = ra.resu
 		route              string
 		ok                 bool
 	}
-	work := func(t todo) est {
+	work := func(t todo, emit func(est)) {
 		e := est{id: t.id, sig: t.sig, route: t.route}
+		defer func() { emit(e) }()
 		_, rt, estName := routeFor(t.route)
 		est, err := retention.LookupEstimator(estName)
 		if err != nil {
-			return e
+			return
 		}
 		res, ok := t.read()
 		if !ok {
-			return e
+			return
 		}
-		for i, b := range res.Content {
-			switch b.Type {
-			case retention.TypeText:
-				e.text += int64(est.Count(b.Text))
-			case retention.TypeImage:
-				if dm, ok := imgs[t.id][i]; ok {
-					if n, ok := imageTokens(rt, estName, dm, b.Name); ok {
-						e.image += n
-					}
-				}
-			default:
-				if len(b.Raw) > 0 {
-					if n, ok := est.Structural(b.Raw); ok {
-						e.text += int64(n)
-					}
-				}
-			}
-		}
+		e.text, e.image = priceContent(res.Content, est, rt, imgs[t.id])
 		e.total, e.ok = e.text+e.image, true
-		return e
 	}
-	return runPhase(ctx, d, opts, PhaseTokens, list, work, func(tx *sql.Tx, e est) error {
+	return runPhase(ctx, d, opts, PhaseTokens, list, work, nil, func(tx *sql.Tx, e est) error {
 		if !e.ok {
 			return nil
 		}
@@ -181,39 +167,50 @@ WHERE id = ? AND content_sig = ? AND est_tokens IS NULL
 }
 
 // IndexText adds each result's text, with every credential-bearing URL
-// replaced by a placeholder, to the full-text index. The index is
+// replaced by a placeholder and every listed credential value scrubbed, to
+// the full-text index, in parts for a long one (searchParts). The index is
 // contentless: only terms are stored, never the text.
 func (d *DB) IndexText(ctx context.Context, opts EnrichOptions) error {
 	list, err := d.todos(ctx, todoSearch)
 	if err != nil || len(list) == 0 {
 		return err
 	}
+	// A doc is one part of a result's text (part 0 first; part < 0 for a
+	// result whose source is gone); the writer marks the result done at
+	// part 0 and adds later parts only when that mark took.
 	type doc struct {
 		id        int64
 		sig, body string
-		ok        bool
+		part      int
 	}
-	work := func(t todo) doc {
+	work := func(t todo, emit func(doc)) {
 		res, ok := t.read()
 		if !ok {
-			return doc{id: t.id, sig: t.sig}
+			emit(doc{id: t.id, sig: t.sig, part: -1})
+			return
 		}
-		var sb strings.Builder
-		for _, b := range res.Content {
-			if b.Type == retention.TypeText {
-				// URLs Redact recognises become placeholders; listed
-				// credential parameters in any other spelling (a doubly
-				// escaped or fully percent-encoded URL, a bare name=value)
-				// lose their values.
-				sb.WriteString(links.ScrubValues(links.Redact(b.Text)))
-				sb.WriteByte('\n')
-			}
+		k := 0
+		searchParts(res.Content, func(body string) error {
+			emit(doc{id: t.id, sig: t.sig, body: body, part: k})
+			k++
+			return nil
+		})
+		if k == 0 {
+			emit(doc{id: t.id, sig: t.sig})
 		}
-		return doc{id: t.id, sig: t.sig, body: sb.String(), ok: true}
 	}
-	return runPhase(ctx, d, opts, PhaseSearch, list, work, func(tx *sql.Tx, dc doc) error {
+	accepted := map[int64]bool{}
+	return runPhase(ctx, d, opts, PhaseSearch, list, work, func(dc doc) int { return len(dc.body) }, func(tx *sql.Tx, dc doc) error {
+		if dc.part > 0 {
+			if !accepted[dc.id] {
+				return nil
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO result_fts (rowid, body) VALUES (?, ?)`, partRowID(dc.id, dc.part), dc.body)
+			return err
+		}
+		delete(accepted, dc.id)
 		state := 1
-		if !dc.ok {
+		if dc.part < 0 {
 			state = 2 // source gone; the next structure pass re-reads the file
 		}
 		// Mark first: if the row was re-indexed meanwhile, nothing matches
@@ -226,7 +223,8 @@ func (d *DB) IndexText(ctx context.Context, opts EnrichOptions) error {
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return err
 		}
-		if dc.ok && dc.body != "" {
+		if state == 1 && dc.body != "" {
+			accepted[dc.id] = true
 			_, err = tx.ExecContext(ctx, `INSERT INTO result_fts (rowid, body) VALUES (?, ?)`, dc.id, dc.body)
 		}
 		return err
@@ -235,22 +233,39 @@ func (d *DB) IndexText(ctx context.Context, opts EnrichOptions) error {
 
 // runPhase fans work out to workers and writes their outputs from one
 // goroutine in batches, each batch one transaction: SQLite has one writer,
-// and a killed phase keeps every batch it committed.
-func runPhase[T any](ctx context.Context, d *DB, opts EnrichOptions, phase string, list []todo, work func(todo) T, write func(*sql.Tx, T) error) error {
+// and a killed phase keeps every batch it committed. A worker emits one
+// output or several (the parts of a long text), written in the order it
+// emits them. Heavy results (todo.heavy) are worked on one at a time, and a
+// batch is written once weight (nil for none) says it holds batchBytes, so
+// neither the results in flight nor a batch grows with a result's size.
+func runPhase[T any](ctx context.Context, d *DB, opts EnrichOptions, phase string, list []todo, work func(todo, func(T)), weight func(T) int, write func(*sql.Tx, T) error) error {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
 	started := time.Now()
 	jobs := make(chan todo)
-	outs := make(chan T, 64)
+	outs := make(chan T, 4)
+	heavy := make(chan struct{}, 1)
+	var done atomic.Int64
 	var wg sync.WaitGroup
+	emit := func(o T) { outs <- o }
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for t := range jobs {
-				outs <- work(t)
+				if t.heavy() {
+					heavy <- struct{}{}
+					work(t, emit)
+					// Its outputs are handed over: what the result held
+					// is garbage, collected before the next heavy read.
+					runtime.GC()
+					<-heavy
+				} else {
+					work(t, emit)
+				}
+				done.Add(1)
 			}
 		}()
 	}
@@ -267,11 +282,13 @@ func runPhase[T any](ctx context.Context, d *DB, opts EnrichOptions, phase strin
 	go func() { wg.Wait(); close(outs) }()
 	pg := Progress{Phase: phase, ItemsTotal: len(list)}
 	const batch = 256
+	const batchBytes = 4 << 20
 	var pending []T
+	pendingBytes := 0
 	var firstErr error
 	flush := func() {
 		if len(pending) == 0 || firstErr != nil {
-			pending = pending[:0]
+			pending, pendingBytes = pending[:0], 0
 			return
 		}
 		tx, err := d.db.BeginTx(ctx, nil)
@@ -290,16 +307,22 @@ func runPhase[T any](ctx context.Context, d *DB, opts EnrichOptions, phase strin
 			firstErr = fmt.Errorf("sessions: %s phase: %w", phase, err)
 			return
 		}
-		pg.Items += len(pending)
+		// Done counts results whose outputs are all emitted; a result's last
+		// outputs may still wait for the next batch.
+		pg.Items = min(int(done.Load()), len(list))
 		pg.Elapsed = time.Since(started)
 		if opts.Progress != nil {
 			opts.Progress(pg)
 		}
-		pending = pending[:0]
+		clear(pending)
+		pending, pendingBytes = pending[:0], 0
 	}
 	for o := range outs {
 		pending = append(pending, o)
-		if len(pending) >= batch {
+		if weight != nil {
+			pendingBytes += weight(o)
+		}
+		if len(pending) >= batch || pendingBytes >= batchBytes {
 			flush()
 		}
 	}
@@ -307,21 +330,33 @@ func runPhase[T any](ctx context.Context, d *DB, opts EnrichOptions, phase strin
 	if firstErr != nil {
 		return firstErr
 	}
-	return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// Every output is written: the last report counts every result.
+	if pg.Items != len(list) && opts.Progress != nil {
+		pg.Items, pg.Elapsed = len(list), time.Since(started)
+		opts.Progress(pg)
+	}
+	return nil
 }
 
 // The search queries: every match's bm25 rank is computed (FTS5's rank
-// column), then the chosen order is applied over the joined rows. Results
+// column), a result's parts (searchParts) fold into the result with their
+// best rank, then the chosen order is applied over the joined rows. Results
 // deleted since their text was indexed drop out in the join.
 const (
-	searchByRelevance = `WITH m AS (SELECT rowid AS id, rank AS score FROM result_fts WHERE result_fts MATCH ?1)
-SELECT ` + resultFields + ` FROM m JOIN tool_results r ON r.id = m.id` + resultJoins + `
+	searchRanked = `WITH m AS (SELECT CASE WHEN rowid < 0 THEN (-rowid) >> 16 ELSE rowid END AS id, MIN(rank) AS score
+FROM result_fts WHERE result_fts MATCH ?1 GROUP BY 1)
+SELECT ` + resultFields + ` FROM m JOIN tool_results r ON r.id = m.id` + resultJoins
+	searchUnranked = `WITH m AS (SELECT DISTINCT CASE WHEN rowid < 0 THEN (-rowid) >> 16 ELSE rowid END AS id
+FROM result_fts WHERE result_fts MATCH ?1)
+SELECT ` + resultFields + ` FROM m JOIN tool_results r ON r.id = m.id` + resultJoins
+	searchByRelevance = searchRanked + `
 ORDER BY m.score, r.rank_tokens DESC, r.id LIMIT ?2 OFFSET ?3`
-	searchByTokens = `WITH m AS (SELECT rowid AS id FROM result_fts WHERE result_fts MATCH ?1)
-SELECT ` + resultFields + ` FROM m JOIN tool_results r ON r.id = m.id` + resultJoins + `
+	searchByTokens = searchUnranked + `
 ORDER BY r.rank_tokens DESC, r.id LIMIT ?2 OFFSET ?3`
-	searchBySource = `WITH m AS (SELECT rowid AS id FROM result_fts WHERE result_fts MATCH ?1)
-SELECT ` + resultFields + ` FROM m JOIN tool_results r ON r.id = m.id` + resultJoins + `
+	searchBySource = searchUnranked + `
 ORDER BY r.session_id, r.src_offset, r.src_index LIMIT ?2 OFFSET ?3`
 )
 

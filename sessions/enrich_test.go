@@ -46,7 +46,7 @@ func TestEnrichRedactsAndCaches(t *testing.T) {
 		}
 	})
 	t.Run("links keep reason and parameter name only", func(t *testing.T) {
-		links, err := d.BrowseLinks(t.Context(), true, 100, 0)
+		links, err := d.BrowseLinks(t.Context(), LinkFilter{OnlyFlagged: true, Limit: 100})
 		if err != nil {
 			t.Fatal(err)
 		}

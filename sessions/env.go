@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"spillscope/sessions/internal/readkit"
 )
 
 // Env is what harnesses read of the machine: environment variables (HOME,
@@ -51,16 +53,14 @@ func (e Env) DataHome() string {
 	return e.Dir("XDG_DATA_HOME", filepath.Join(e.Home(), ".local", "share"))
 }
 
-// TempDirs are the folders harnesses put temporary spill files in: $TMPDIR
-// when it is set and absolute, and /tmp, each as its real path (macOS's
-// /tmp is a link to /private/tmp), each once.
+// TempDirs are the folders harnesses put temporary spill files in, as
+// readkit.TempDirs names them ($TMPDIR when it is set and absolute, and
+// /tmp), each as its real path (macOS's /tmp is a link to /private/tmp),
+// each once.
 func (e Env) TempDirs() []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, d := range []string{e.Dir("TMPDIR", ""), "/tmp"} {
-		if d == "" {
-			continue
-		}
+	for _, d := range readkit.TempDirs(e.Get) {
 		r := systemRealPath(d)
 		if !seen[r] {
 			seen[r] = true

@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -47,21 +48,85 @@ func checkLine(t *testing.T, data []byte, read func(Line, *Parsed)) {
 func FuzzClaudeLine(f *testing.F) {
 	lineSeeds(f, cAssistant("s", "m", "r", "t1", "Bash", 1), cResult("s", "t1", "x"),
 		cResult("s", "t1", []any{map[string]any{"type": "text", "text": "a"}, map[string]any{"type": "image", "source": map[string]any{"data": "AAAA", "media_type": "image/png"}}}),
-		cProgressCopy("s", "t1"))
+		cProgressCopy("s", "t1"),
+		`{"type":"system","subtype":"compact_boundary","sessionId":"s","compactMetadata":{"trigger":"auto","preTokens":5}}`,
+		`{"type":"system","subtype":"api_error","sessionId":"s","error":{"status":529}}`,
+		`{"type":"custom-title","customTitle":"x","sessionId":"s"}`, `{"type":"ai-title","aiTitle":"y","sessionId":"s"}`,
+		`{"type":"user","sessionId":"s","isCompactSummary":true,"message":{"role":"user","content":"s"}}`,
+		cResult("s", "t1", []any{map[string]any{"type": "tool_reference", "tool_name": "x"}, map[string]any{"type": "hologram"}}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c := &ClaudeReader{}
 		checkLine(t, data, c.ReadLine)
+		checkCalls(t, data, c.ReadLine)
 	})
+}
+
+// checkCalls holds for every line reader: calls, compactions and events
+// point at the line they were read from.
+func checkCalls(t *testing.T, data []byte, read func(Line, *Parsed)) {
+	p := &Parsed{}
+	read(Line{Bytes: data, Offset: 0, Length: int64(len(data)) + 1, Number: 4, Complete: true}, p)
+	for _, c := range p.ModelCalls {
+		if c.Line != 4 || c.Key == "" {
+			t.Fatalf("call %+v", c)
+		}
+	}
+	for _, c := range p.Compactions {
+		if c.Line != 4 || (c.EndLine != 0 && c.EndLine != 4) {
+			t.Fatalf("compaction %+v", c)
+		}
+	}
+	for _, e := range p.Events {
+		if e.Line != 4 || e.Kind == "" {
+			t.Fatalf("event %+v", e)
+		}
+	}
 }
 
 func FuzzCodexLine(f *testing.F) {
 	lineSeeds(f,
 		`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"ok"}}`,
 		`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":[{"type":"input_image","image_url":"data:image/png;base64,AAAA"}]}}`,
-		`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":5,"cached_input_tokens":9}}}}`)
+		`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":5,"cached_input_tokens":9}}}}`,
+		`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":5},"last_token_usage":{"input_tokens":5},"model_context_window":9}}}`,
+		`{"timestamp":"t","type":"compacted","payload":{"message":"","replacement_history":[]}}`,
+		`{"timestamp":"t","type":"event_msg","payload":{"type":"context_compacted"}}`,
+		`{"timestamp":"t","type":"event_msg","payload":{"type":"turn_aborted","reason":"interrupted"}}`,
+		`{"timestamp":"t","type":"event_msg","payload":{"type":"exec_command_end","call_id":"c","aggregated_output":"x"}}`,
+		`{"timestamp":"t","type":"response_item","payload":{"type":"holo"}}`)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c := &CodexReader{}
 		checkLine(t, data, c.ReadLine)
+		checkCalls(t, data, c.ReadLine)
+	})
+}
+
+// FuzzGeminiLines: a JSONL recording of any bytes never panics; every
+// result's span reads back as its call, every record's line is a line of
+// the file.
+func FuzzGeminiLines(f *testing.F) {
+	f.Add([]byte(gHeader("g", "main") + gUser("u", "a") + gModel("m", "t", 3, 1, 1, 1) + gModel("m", "t", 3, 1, 1, 1, "c1")))
+	f.Add([]byte(gHeader("g", "main") + gModel("m", "t", 3, 1, 1, 1, "c1") + `{"$rewindTo":"m"}` + "\n"))
+	f.Add([]byte(gSet(map[string]any{"messages": []any{map[string]any{"id": "m", "toolCalls": gCalls("c")}}})))
+	f.Add([]byte(`{"$set":[]}` + "\n" + `{"id":1}` + "\n{\n"))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		p := &Parsed{}
+		ReadGeminiLines(doc, p)
+		lines := int64(bytes.Count(doc, []byte("\n")) + 1)
+		for _, r := range p.Results {
+			if r.Offset < 0 || r.Offset+r.Length > int64(len(doc)) || r.Line < 1 || r.Line > lines {
+				t.Fatalf("result span %d+%d line %d outside a %d-byte doc", r.Offset, r.Length, r.Line, len(doc))
+			}
+			back, _, _, _ := geminiCall(doc[r.Offset : r.Offset+r.Length])
+			if back.CallID != r.CallID {
+				t.Fatalf("span does not read back: %+v vs %+v", back, r)
+			}
+		}
+		for _, c := range p.ModelCalls {
+			if c.Line < 1 || c.Line > lines {
+				t.Fatalf("call %+v outside %d lines", c, lines)
+			}
+		}
 	})
 }
 
@@ -76,7 +141,7 @@ func FuzzGeminiDoc(f *testing.F) {
 			if r.Offset < 0 || r.Offset+r.Length > int64(len(doc)) || r.Line < 1 {
 				t.Fatalf("result span %d+%d line %d outside a %d-byte doc", r.Offset, r.Length, r.Line, len(doc))
 			}
-			back, _ := geminiCall(doc[r.Offset : r.Offset+r.Length])
+			back, _, _, _ := geminiCall(doc[r.Offset : r.Offset+r.Length])
 			if back.CallID != r.CallID || len(back.Blocks) != len(r.Blocks) {
 				t.Fatalf("span does not read back: %+v vs %+v", back, r)
 			}

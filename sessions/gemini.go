@@ -18,10 +18,14 @@ const HarnessGemini = "gemini-cli"
 
 func init() { Register(geminiCLI{}) }
 
-// geminiCLI reads Gemini CLI chat files, one JSON document each:
-// <gemini dir>/tmp/<project>/chats/session-*.json (FORMATS.md section 3).
-// Gemini CLI rewrites the file every turn, so it is read whole each time;
-// results keep their ids through their natural keys.
+// geminiCLI reads Gemini CLI chat files under <gemini dir>/tmp/<project>/
+// chats/ (FORMATS.md section 3): the older JSON documents (session-*.json,
+// rewritten every turn) and the JSONL recordings (session-*.jsonl, and a
+// subagent's <parent session>/<session>.jsonl), one record a line. Both are
+// read whole each time: a JSONL record can replace an earlier one (a
+// message written again with its tool calls, a history set anew, a rewind),
+// so what a file holds is only known from all of it. Results keep their ids
+// through their natural keys.
 type geminiCLI struct{}
 
 func (geminiCLI) Name() string  { return HarnessGemini }
@@ -35,13 +39,40 @@ func (geminiCLI) DefaultRoots(env Env) []string {
 	return []string{filepath.Join(home, ".gemini", "tmp")}
 }
 
-// Detect: session-*.json in a chats folder.
+// Detect: session-*.json or session-*.jsonl in a chats folder; or a .jsonl
+// one folder below chats (a subagent's, named by its parent session) whose
+// first line is a recording's header.
 func (geminiCLI) Detect(p *Probe) Match {
-	base := p.Base()
-	if strings.HasPrefix(base, "session-") && strings.HasSuffix(base, ".json") && filepath.Base(filepath.Dir(p.Path)) == "chats" {
+	base, dir := p.Base(), filepath.Dir(p.Path)
+	if strings.HasPrefix(base, "session-") && (strings.HasSuffix(base, ".json") || strings.HasSuffix(base, ".jsonl")) && filepath.Base(dir) == "chats" {
 		return MatchPath
 	}
+	if strings.HasSuffix(base, ".jsonl") && filepath.Base(filepath.Dir(dir)) == "chats" {
+		if lines := p.Lines(); len(lines) > 0 && geminiHeader(lines[0]) {
+			return MatchContent
+		}
+	}
 	return MatchNone
+}
+
+// geminiHeader reports a JSONL recording's first line: an object with a
+// sessionId and a projectHash and no type.
+func geminiHeader(l []byte) bool {
+	var sid, hash, typ bool
+	if _, err := wholeObject(l, func(k []byte, _, _ int) bool {
+		switch string(k) {
+		case "sessionId":
+			sid = true
+		case "projectHash":
+			hash = true
+		case "type":
+			typ = true
+		}
+		return true
+	}); err != nil {
+		return false
+	}
+	return sid && hash && !typ
 }
 
 // Gemini CLI's notice kinds.
@@ -97,10 +128,30 @@ func (geminiCLI) SpillCandidates(named string, s SessionRef) []string {
 
 func (geminiCLI) Read(ctx context.Context, src Source, p *Parsed) (ReadState, error) {
 	doc, ok := readDoc(src, p)
-	if ok {
+	if !ok {
+		return ReadState{Mode: ReadAll}, nil
+	}
+	if strings.HasSuffix(src.Path, ".jsonl") {
+		ReadGeminiLines(doc, p)
+		geminiSubagent(src.Path, p)
+	} else {
 		ReadGeminiDoc(doc, p)
 	}
-	return ReadState{Mode: ReadAll}, nil
+	return ReadState{Mode: ReadAll}, ctx.Err()
+}
+
+// geminiSubagent files a subagent's recording (header kind "subagent",
+// written to chats/<parent session>/<session>.jsonl) under its parent, as
+// Claude Code's are: the parent's session id, its own as the agent's.
+func geminiSubagent(path string, p *Parsed) {
+	if p.Session.Kind != TranscriptSubagent {
+		return
+	}
+	dir := filepath.Dir(path)
+	if filepath.Base(filepath.Dir(dir)) != "chats" {
+		return
+	}
+	p.Session.AgentID, p.Session.ID = p.Session.ID, filepath.Base(dir)
 }
 
 // ReadResult: the locator's span is the toolCalls object itself.
@@ -109,7 +160,7 @@ func (geminiCLI) ReadResult(path string, loc Locator, callID string) (retention.
 	if err != nil {
 		return retention.Result{}, err
 	}
-	r, _ := geminiCall(buf)
+	r, _, _, _ := geminiCall(buf)
 	if r.CallID != callID {
 		return retention.Result{}, fmt.Errorf("%w: %s at %d has no result %q", ErrResultGone, path, loc.Offset, callID)
 	}
@@ -136,23 +187,15 @@ func readDoc(src Source, p *Parsed) ([]byte, bool) {
 // messages[] and their toolCalls[]). A tool result's offset and length
 // address its toolCalls object inside the document.
 func ReadGeminiDoc(doc []byte, p *Parsed) {
-	s := &p.Session
 	var messages []byte
 	msgStart := 0
 	_, err := wholeObject(doc, func(k []byte, vs, ve int) bool {
 		v := doc[vs:ve]
 		switch string(k) {
-		case "sessionId":
-			s.ID, _ = str(v)
-		case "projectHash":
-			if h, _ := str(v); h != "" && s.Project == "" {
-				s.Project = h
-			}
-		case "startTime", "lastUpdated":
-			t, _ := str(v)
-			p.SeeTime(t)
 		case "messages":
 			messages, msgStart = v, vs
+		default:
+			geminiMeta(string(k), v, p)
 		}
 		return true
 	})
@@ -167,75 +210,9 @@ func ReadGeminiDoc(doc []byte, p *Parsed) {
 	}
 	lc := lineCounter{doc: doc, line: 1}
 	_, err = eachItem(messages, 0, func(i, vs, ve int) bool {
-		m := messages[vs:ve]
 		base := msgStart + vs
-		var id, ts, model string
-		var tokens, calls []byte
-		callsAt := 0
-		_, _, err := eachField(m, 0, func(k []byte, vs, ve int) bool {
-			v := m[vs:ve]
-			switch string(k) {
-			case "id":
-				id, _ = str(v)
-			case "timestamp":
-				ts, _ = str(v)
-			case "model":
-				model, _ = str(v)
-			case "tokens":
-				tokens = v
-			case "toolCalls":
-				calls, callsAt = v, vs
-			}
-			return true
-		})
-		if err != nil {
-			p.badShape(lc.at(base), fmt.Sprintf("messages[%d]", i), "object")
-			return true
-		}
-		p.SeeTime(ts)
-		if model != "" {
-			s.Model = model
-		}
-		if len(tokens) > 0 && tokens[0] == '{' {
-			u := Usage{Key: id}
-			if id == "" {
-				u.Key = fmt.Sprintf("message:%d", i)
-			}
-			var in, cached int64
-			eachField(tokens, 0, func(k []byte, vs, ve int) bool {
-				v := tokens[vs:ve]
-				switch string(k) {
-				case "input":
-					in = num(v)
-				case "cached":
-					cached = num(v)
-				case "output":
-					u.Output = num(v)
-				case "thoughts":
-					u.Reasoning = num(v)
-				}
-				return true
-			})
-			u.Input, u.CacheRead = splitCached(in, cached)
-			p.AddUsage(u)
-		}
-		if len(calls) == 0 || calls[0] != '[' {
-			return true
-		}
-		eachItem(calls, 0, func(j, cs, ce int) bool {
-			off := base + callsAt + cs
-			r, problems := geminiCall(calls[cs:ce])
-			if r.Time == "" {
-				r.Time = ts
-			}
-			r.Locator = Locator{Offset: int64(off), Length: int64(ce - cs), Index: j}
-			r.Line = lc.at(off)
-			line := r.Line
-			resultProblems(p, line, r.CallID, problems)
-			p.AddCall(r.CallID, r.ToolName)
-			p.AddResult(r)
-			return true
-		})
+		line := lc.at(base)
+		geminiMessage(doc, base, msgStart+ve, line, line, fmt.Sprintf("message:%d", i), &lc, p)
 		return true
 	})
 	if err != nil {
@@ -243,12 +220,268 @@ func ReadGeminiDoc(doc []byte, p *Parsed) {
 	}
 }
 
+// geminiMeta reads a session field of a document, a JSONL header or a $set
+// patch.
+func geminiMeta(key string, v []byte, p *Parsed) {
+	s := &p.Session
+	switch key {
+	case "sessionId":
+		if id, _ := str(v); id != "" {
+			s.ID = id
+		}
+	case "projectHash":
+		if h, _ := str(v); h != "" && s.Project == "" {
+			s.Project = h
+		}
+	case "startTime", "lastUpdated":
+		t, _ := str(v)
+		p.SeeTime(t)
+	case "summary":
+		// The CLI's one-line summary of the session: its name in lists.
+		if t, _ := str(v); t != "" {
+			s.Title = t
+		}
+	case "kind":
+		if k, _ := str(v); k == "subagent" {
+			s.Kind = TranscriptSubagent
+		}
+	}
+}
+
+// geminiMessageTypes are the message types Gemini CLI records
+// (packages/core/src/services/chatRecordingTypes.ts); another is kept and
+// counted.
+var geminiMessageTypes = map[string]bool{"user": true, "gemini": true, "info": true, "error": true, "warning": true}
+
+// geminiMessage reads one message record, doc[start:end]: its model call
+// (first is the line it was first recorded at, fallback its key when it has
+// no id) and each of its tool calls as a result at line.
+func geminiMessage(doc []byte, start, end int, line, first int64, fallback string, lc *lineCounter, p *Parsed) {
+	m := doc[start:end]
+	var id, ts, model, typ string
+	var tokens, calls []byte
+	callsAt := 0
+	_, _, err := eachField(m, 0, func(k []byte, vs, ve int) bool {
+		v := m[vs:ve]
+		switch string(k) {
+		case "id":
+			id, _ = str(v)
+		case "type":
+			typ, _ = str(v)
+		case "timestamp":
+			ts, _ = str(v)
+		case "model":
+			model, _ = str(v)
+		case "tokens":
+			tokens = v
+		case "toolCalls":
+			calls, callsAt = v, vs
+		}
+		return true
+	})
+	if err != nil {
+		p.badShape(line, "message", "object")
+		return
+	}
+	if typ != "" && !geminiMessageTypes[typ] {
+		p.SkipField(line, "message type", typ)
+	}
+	p.SeeTime(ts)
+	if model != "" {
+		p.Session.Model = model
+	}
+	if len(tokens) > 0 && tokens[0] == '{' {
+		c := ModelCall{Key: id, At: ts, Line: first, Model: model}
+		if id == "" {
+			c.Key = fallback
+		}
+		var in, cached, tool, out, thoughts int64
+		eachField(tokens, 0, func(k []byte, vs, ve int) bool {
+			v := tokens[vs:ve]
+			switch string(k) {
+			case "input":
+				in = num(v)
+			case "cached":
+				cached = num(v)
+			case "tool":
+				tool = num(v)
+			case "output":
+				out = num(v)
+			case "thoughts":
+				thoughts = num(v)
+			}
+			return true
+		})
+		// promptTokenCount holds the cached part; the tool-use prompt is
+		// counted apart from it; candidates leave out the thoughts.
+		c.Input, c.CacheRead = splitCached(in, cached)
+		c.Input += tool
+		c.Output, c.Reasoning = out+thoughts, thoughts
+		p.AddModelCall(c)
+	}
+	if len(calls) == 0 || calls[0] != '[' {
+		return
+	}
+	eachItem(calls, 0, func(j, cs, ce int) bool {
+		off := start + callsAt + cs
+		r, problems, imgs, unknown := geminiCall(calls[cs:ce])
+		if r.Time == "" {
+			r.Time = ts
+		}
+		r.Locator = Locator{Offset: int64(off), Length: int64(ce - cs), Index: j}
+		r.Line = line
+		if lc != nil {
+			r.Line = lc.at(off)
+		}
+		resultProblems(p, r.Line, r.CallID, problems)
+		badImages(p, r.Line, r.CallID, imgs)
+		for _, u := range unknown {
+			p.SkipField(r.Line, "tool result part", u)
+		}
+		p.AddCall(r.CallID, r.ToolName)
+		p.AddResult(r)
+		return true
+	})
+}
+
+// ReadGeminiLines reads a Gemini CLI JSONL recording (chatRecordingService.ts)
+// as the CLI holds it once every line is applied: the header and $set
+// patches set the session's facts ($set messages replaces the history:
+// a compression or a masking), a message record replaces an earlier one
+// with its id in place or joins the history, and $rewindTo cuts the history
+// from the message it names (all of it when the id is not there). What
+// remains is read: each message's call and tool results, at the line of
+// its last record.
+func ReadGeminiLines(doc []byte, p *Parsed) {
+	type msg struct {
+		start, end  int
+		line, first int64
+	}
+	var order []string
+	byID := map[string]msg{}
+	put := func(id string, m msg) {
+		if old, ok := byID[id]; ok {
+			m.first = old.first
+		} else {
+			order = append(order, id)
+		}
+		byID[id] = m
+	}
+	lr := NewLineReader(bytes.NewReader(doc), 0, 1)
+	for {
+		l, err := lr.Next()
+		if err != nil {
+			break
+		}
+		b := l.Bytes
+		if skipWS(b, 0) == len(b) {
+			continue
+		}
+		p.lines++
+		var set, rewind, id []byte
+		var header [2]bool
+		var other string
+		start := int(l.Offset)
+		if _, err := wholeObject(b, func(k []byte, vs, ve int) bool {
+			switch key := string(k); key {
+			case "$set":
+				set = b[vs:ve]
+				start += vs
+			case "$rewindTo":
+				rewind = b[vs:ve]
+			case "id":
+				id = b[vs:ve]
+			case "sessionId":
+				header[0] = true
+			case "projectHash":
+				header[1] = true
+			default:
+				if other == "" && strings.HasPrefix(key, "$") {
+					other = key
+				}
+			}
+			return true
+		}); err != nil {
+			p.Diag(l.Number, DiagNotJSON, map[string]string{"start": lineStart(b)})
+			continue
+		}
+		switch {
+		case rewind != nil:
+			p.records++
+			to, _ := str(rewind)
+			cut := 0
+			for i, x := range order {
+				if x == to {
+					cut = i
+					break
+				}
+			}
+			for _, x := range order[cut:] {
+				delete(byID, x)
+			}
+			order = order[:cut]
+		case set != nil && set[0] != '{':
+			p.records++
+			p.badShape(l.Number, "$set", "object")
+		case set != nil:
+			p.records++
+			eachField(set, 0, func(k []byte, vs, ve int) bool {
+				v := set[vs:ve]
+				if string(k) != "messages" {
+					geminiMeta(string(k), v, p)
+					return true
+				}
+				if len(v) == 0 || v[0] != '[' {
+					p.badShape(l.Number, "$set.messages", "array")
+					return true
+				}
+				p.AddCompaction(Compaction{Kind: CompactionGeminiHistory, Line: l.Number})
+				kept := byID
+				order, byID = nil, map[string]msg{}
+				eachItem(v, 0, func(i, ms, me int) bool {
+					m := msg{start: start + vs + ms, end: start + vs + me, line: l.Number, first: l.Number}
+					mid, _ := field(v[ms:me], "id")
+					key, _ := str(mid)
+					if key == "" {
+						key = fmt.Sprintf("line:%d:%d", l.Number, i)
+					}
+					if old, ok := kept[key]; ok {
+						m.first = old.first
+					}
+					put(key, m)
+					return true
+				})
+				return true
+			})
+		case id != nil:
+			p.records++
+			key, _ := str(id)
+			put(key, msg{start: int(l.Offset), end: int(l.Offset) + len(b), line: l.Number, first: l.Number})
+		case header[0] && header[1]:
+			p.records++
+			wholeObject(b, func(k []byte, vs, ve int) bool {
+				geminiMeta(string(k), b[vs:ve], p)
+				return true
+			})
+		case other != "":
+			p.SkipType(l.Number, other)
+		default:
+			p.SkipType(l.Number, "record without id")
+		}
+	}
+	notASession(p, "Gemini CLI")
+	for _, key := range order {
+		m := byID[key]
+		geminiMessage(doc, m.start, m.end, m.line, m.first, key, nil, p)
+	}
+}
+
 // geminiCall reads one toolCalls entry: {id, name, result:[{functionResponse:
-// {id, name, response:{output|error}}} | {inlineData:{mimeType,data}}], status}.
-func geminiCall(c []byte) (ToolResult, []string) {
-	var r ToolResult
+// {id, name, response:{output|error}}} | {inlineData:{mimeType,data}} |
+// {text}], status}. Images whose bytes are no image are imgs; parts of
+// another kind are named in unknown.
+func geminiCall(c []byte) (r ToolResult, problems []string, imgs []badImage, unknown []string) {
 	var result []byte
-	var problems []string
 	var status string
 	_, _, err := eachField(c, 0, func(k []byte, vs, ve int) bool {
 		v := c[vs:ve]
@@ -267,11 +500,11 @@ func geminiCall(c []byte) (ToolResult, []string) {
 		return true
 	})
 	if err != nil {
-		return r, []string{"tool call is not a JSON object"}
+		return r, []string{"tool call is not a JSON object"}, nil, nil
 	}
 	r.IsError = status == "error" || status == "cancelled"
 	if len(result) == 0 || result[0] != '[' {
-		return r, nil
+		return r, nil, nil, nil
 	}
 	eachItem(result, 0, func(i, vs, ve int) bool {
 		part := result[vs:ve]
@@ -289,25 +522,38 @@ func geminiCall(c []byte) (ToolResult, []string) {
 			return true
 		}
 		if id, ok := field(part, "inlineData"); ok {
-			b := retention.Block{Type: retention.TypeImage}
+			var mime, data string
 			if mt, ok := field(id, "mimeType"); ok {
-				b.MimeType, _ = str(mt)
+				mime, _ = str(mt)
 			}
 			if d, ok := field(id, "data"); ok {
-				b.Data, _ = str(d)
+				data, _ = str(d)
 			}
-			if b.Data == "" {
+			if data == "" {
 				problems = append(problems, fmt.Sprintf("inline data part %d has no data", i))
+				r.Blocks = append(r.Blocks, retention.Block{Type: retention.TypeImage, MimeType: mime})
+				return true
+			}
+			b, why := imageBlock(mime, data, part)
+			if why != "" {
+				imgs = append(imgs, badImage{len(r.Blocks), why})
 			}
 			r.Blocks = append(r.Blocks, b)
 			return true
 		}
 		if t, ok := field(part, "text"); ok {
 			r.Blocks = append(r.Blocks, geminiText(t))
+			return true
 		}
+		var first string
+		eachField(part, 0, func(k []byte, _, _ int) bool {
+			first = string(k)
+			return false
+		})
+		unknown = append(unknown, first)
 		return true
 	})
-	return r, problems
+	return r, problems, imgs, unknown
 }
 
 // geminiText turns a response value into a text block; non-string values

@@ -60,6 +60,28 @@ type Harness interface {
 	ReadResult(path string, loc Locator, callID string) (retention.Result, error)
 }
 
+// Superseder is a harness whose sources can be superseded without changing
+// (dsh leaves an older generation of a log as it was beside the newer one
+// it migrated it to): an unchanged source it says is superseded is
+// detected afresh, so it leaves the index rather than being read as a
+// second copy of its session.
+type Superseder interface {
+	Superseded(path string) bool
+}
+
+func superseded(h Harness, path string) bool {
+	s, ok := h.(Superseder)
+	return ok && s.Superseded(path)
+}
+
+// OriginalReader is a harness whose log can keep, beside a result it cut
+// itself, the complete output (Codex's exec_command_end aggregated_output).
+// ReadOriginal reads that output back from the locator Read put in the
+// result's Original; callID must match.
+type OriginalReader interface {
+	ReadOriginal(path string, loc Locator, callID string) (string, error)
+}
+
 // Match is how sure a harness is that a file is its own.
 type Match int
 
@@ -95,6 +117,33 @@ type ReadState struct {
 	// Cursor is where the next pass resumes, in the harness's own terms.
 	Cursor string
 	Mode   ReadMode
+	// Retry says the source changed under the pass (a database a writer
+	// opened while it was read), so what it read may be torn: the indexer
+	// keeps what earlier passes stored, writes nothing of this one, and
+	// reads the source again on the next pass from the same cursor.
+	Retry bool
+}
+
+// ChangeStamper is implemented by a harness whose sources change without
+// their own file changing: a SQLite database in WAL mode commits into
+// <db>-wal and touches the database file only at a checkpoint; a session
+// file of a storage folder stays as it is while its messages are written
+// beside it. The indexer compares the stamp, not the file's own size and
+// modification time, to tell a changed source, so a commit is a change.
+type ChangeStamper interface {
+	// ChangeStamp folds whatever else the source's content lives in into
+	// the file's size and modification time (Unix nanoseconds).
+	ChangeStamp(path string, size, mtime int64) (int64, int64)
+}
+
+// changeStamp is a source's stamp as its harness defines it.
+func changeStamp(harness, path string, size, mtime int64) (int64, int64) {
+	if h, ok := LookupHarness(harness); ok {
+		if cs, ok := h.(ChangeStamper); ok {
+			return cs.ChangeStamp(path, size, mtime)
+		}
+	}
+	return size, mtime
 }
 
 // Source is one file (or database) a harness reads, as the indexer found

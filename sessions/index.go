@@ -116,8 +116,6 @@ func CheckDBPath(dbPath string, roots []string) error {
 func cleanRoots(dbPath string, roots []string, env Env) ([]string, error) {
 	out := make([]string, 0, len(roots))
 	attaches := filepath.Join(filepath.Dir(dbPath), "attachments")
-	dbReal := realPath(dbPath)
-	attReal := realPath(attaches)
 	for _, r := range roots {
 		abs, err := NormalizeRoot(r, env)
 		if err != nil {
@@ -130,8 +128,9 @@ func cleanRoots(dbPath string, roots []string, env Env) ([]string, error) {
 		if !st.IsDir() {
 			return nil, fmt.Errorf("sessions: root %q is not a folder", r)
 		}
-		rr := realPath(abs)
-		if within(dbReal, rr) || within(attReal, rr) || within(dbPath, abs) || within(attaches, abs) {
+		_, dbIn := RootOf(dbPath, []string{abs})
+		_, attIn := RootOf(attaches, []string{abs})
+		if dbIn || attIn {
 			return nil, fmt.Errorf("%w: %s is under %s", ErrDBInsideRoot, dbPath, abs)
 		}
 		out = append(out, abs)
@@ -152,6 +151,23 @@ func realPath(p string) string {
 		}
 		rest = filepath.Join(filepath.Base(q), rest)
 	}
+}
+
+// RootOf reports the root of roots that path lies in, comparing both as
+// written and with symlinks resolved on each side, so no spelling of a
+// session folder slips past: the one check for every file the app writes
+// (the index, the attachment store, an export).
+func RootOf(path string, roots []string) (string, bool) {
+	p, pr := filepath.Clean(path), realPath(path)
+	for _, r := range roots {
+		if r == "" {
+			continue
+		}
+		if within(p, filepath.Clean(r)) || within(pr, realPath(r)) {
+			return r, true
+		}
+	}
+	return "", false
 }
 
 // within reports whether p is root or inside it.
@@ -208,10 +224,14 @@ func (d *DB) Index(ctx context.Context, roots []string, opts IndexOptions) (Summ
 			}
 			c := candidate{path: path, root: root, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
 			// An unchanged file keeps the harness that read it: one stat, no
-			// read. Anything else is detected afresh.
-			if r, ok := prev[path]; ok && r.size == c.size && r.mtime == c.mtime {
-				if _, ok := LookupHarness(r.harness); ok {
-					c.harness = r.harness
+			// read (unless the harness says a newer file took its place).
+			// Anything else is detected afresh.
+			if r, ok := prev[path]; ok {
+				if size, mtime := changeStamp(r.harness, path, c.size, c.mtime); r.size == size && r.mtime == mtime {
+					if h, ok := LookupHarness(r.harness); ok && !superseded(h, path) {
+						c.harness = r.harness
+						c.size, c.mtime = size, mtime
+					}
 				}
 			}
 			if c.harness == "" {
@@ -220,10 +240,11 @@ func (d *DB) Index(ctx context.Context, roots []string, opts IndexOptions) (Summ
 				}
 				rel, _ := filepath.Rel(root, path)
 				c.harness = detect(&Probe{Path: path, Rel: filepath.ToSlash(rel)})
-			}
-			if c.harness == "" {
-				d.markUnclaimed(path, c.size, c.mtime)
-				return nil
+				if c.harness == "" {
+					d.markUnclaimed(path, c.size, c.mtime)
+					return nil
+				}
+				c.size, c.mtime = changeStamp(c.harness, path, c.size, c.mtime)
 			}
 			seen[path] = true
 			cands = append(cands, c)
@@ -414,8 +435,9 @@ type attachRef struct {
 }
 
 type linkRow struct {
-	block                    int
-	shown, reason, parameter string
+	block                          int
+	shown, reason, parameter, host string
+	ordinal                        int
 }
 
 // Attachment is one stored image.
@@ -459,6 +481,11 @@ func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []
 	st, err := h.Read(ctx, src, p)
 	if err != nil {
 		return false, err
+	}
+	if st.Retry {
+		// Nothing of a torn read is kept; the stored row still has the
+		// earlier stamp, so the next pass reads the source again.
+		return false, nil
 	}
 	if src.Cursor == "" {
 		// Nothing of an earlier pass (or of another harness) carries over.
@@ -506,16 +533,26 @@ func (d *DB) processResult(r *ToolResult, c candidate, p *Parsed, roots []string
 		sid = p.Session.ID
 	}
 	ref := d.sessionRef(c.harness, c.path, c.root, sid, roots)
+	// Names are copied: a text may share a huge line's buffer (strIn),
+	// which the rows, kept until the file is written, must not keep alive.
 	for _, v := range links.Classify(r.Blocks) {
 		if v.Kind != links.KindItself && v.Kind != "" {
-			x.links = append(x.links, linkRow{block: v.Index, shown: v.Kind, reason: v.Reason, parameter: v.Parameter})
+			l := linkRow{block: v.Index, shown: v.Kind, reason: v.Reason, parameter: strings.Clone(v.Parameter)}
+			if v.Index < len(r.Blocks) && v.Kind != links.KindMarker {
+				l.host = strings.Clone(links.URIHost(r.Blocks[v.Index].URI))
+			}
+			x.links = append(x.links, l)
 		}
 	}
 	for i, b := range r.Blocks {
 		switch b.Type {
 		case retention.TypeText:
-			for _, fd := range links.ScanText(b.Text) {
-				x.links = append(x.links, linkRow{block: i, shown: "text", reason: fd.Reason, parameter: fd.Parameter})
+			// Every URL, safe ones too (an empty reason): the audit counts
+			// what reached the model as plain text. Names and hosts are
+			// cloned so the row never keeps a huge line alive.
+			for k, fd := range links.FindURLs(b.Text) {
+				x.links = append(x.links, linkRow{block: i, shown: LinkInText, reason: fd.Reason, parameter: strings.Clone(fd.Parameter),
+					host: strings.Clone(links.URIHost(links.FoundURI(b.Text, fd))), ordinal: k})
 			}
 		case retention.TypeImage:
 			att, err := d.storeImage(b, ref)
@@ -535,7 +572,7 @@ func (d *DB) processResult(r *ToolResult, c candidate, p *Parsed, roots []string
 		}
 		x.spill = resolveSpill(*r.Notice, ref, rule)
 	}
-	r.Blocks = nil
+	r.Blocks, r.Arguments = nil, nil
 	return x
 }
 
@@ -581,6 +618,11 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // few MB; nothing larger is an image a model was shown).
 const maxImageFile = 64 << 20
 
+// streamImageBytes is the base64 size above which an image is stored
+// straight from its base64 (StoreAttachmentFrom) instead of being decoded
+// into memory first.
+const streamImageBytes = 1 << 20
+
 // storeImage writes an image block's bytes to the attachment store, once
 // per content hash, and describes it. Bytes that are no known image are kept
 // too (named by the declared subtype, else .bin), so the block still has an
@@ -589,6 +631,16 @@ const maxImageFile = 64 << 20
 func (d *DB) storeImage(b retention.Block, ref SessionRef) (Attachment, error) {
 	var data []byte
 	switch {
+	case len(b.Data) > streamImageBytes:
+		r, err := imagecost.Base64Reader(b.Data)
+		if err != nil {
+			return Attachment{}, fmt.Errorf("%w: invalid base64", ErrImage)
+		}
+		a, _, err := StoreAttachmentFrom(d.attaches, r, StoreOptions{MediaType: b.MimeType, KeepUnknown: true})
+		if errors.Is(err, imagecost.ErrBase64) {
+			return Attachment{}, fmt.Errorf("%w: invalid base64", ErrImage)
+		}
+		return a, err
 	case b.Data != "":
 		var err error
 		data, err = imagecost.DecodeBase64(b.Data)
@@ -632,6 +684,13 @@ func mergeSession(old, s SessionInfo, c candidate) SessionInfo {
 		Route:   s.Route,
 		Started: old.Started,
 		Ended:   old.Ended,
+		// A later pass's title (a rename) and description win. Both can
+		// quote what the user typed, so a credential in them is masked
+		// before it reaches the index.
+		Title:            maskedLabel(pick(s.Title, old.Title)),
+		Kind:             pick(s.Kind, old.Kind),
+		AgentType:        maskedLabel(pick(s.AgentType, old.AgentType)),
+		AgentDescription: maskedLabel(pick(s.AgentDescription, old.AgentDescription)),
 	}
 	if s.Started != "" && (out.Started == "" || s.Started < out.Started) {
 		out.Started = s.Started
@@ -647,6 +706,13 @@ func mergeSession(old, s SessionInfo, c candidate) SessionInfo {
 		out.Project = filepath.Base(filepath.Dir(c.path))
 	}
 	return out
+}
+
+// maskedLabel is a session's name or description as stored: every
+// credential value in it masked.
+func maskedLabel(s string) string {
+	m, _ := links.Mask(s)
+	return m
 }
 
 // writeFile commits everything read from one source in one transaction.
@@ -671,11 +737,17 @@ func (d *DB) writeFile(ctx context.Context, c candidate, prev *fileRow, st ReadS
 		w.fileID = prev.id
 		_, err = tx.ExecContext(ctx, `UPDATE files SET root = ?, harness = ?, size = ?, mtime_ns = ?, cursor = ?, indexed_at = ? WHERE id = ?`,
 			c.root, c.harness, c.size, c.mtime, st.Cursor, now, w.fileID)
+		if err == nil && prev.harness != c.harness {
+			// Another harness reads the file now: the sessions the old one
+			// made of it (and their results) are not this one's.
+			_, err = tx.ExecContext(ctx, `DELETE FROM sessions WHERE file_id = ?`, w.fileID)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("sessions: index %s: %w", c.path, err)
 	}
-	steps := []func(*Parsed, []resultExtra) error{w.sessions, w.calls, w.usage, w.results, w.diagnostics, w.sessionTotals}
+	steps := []func(*Parsed, []resultExtra) error{w.sessions, w.calls, w.usage, w.modelCalls, w.compactions, w.events, w.results, w.cuts,
+		w.replacements, w.diagnostics, w.sessionTotals}
 	for _, step := range steps {
 		if err := step(p, extras); err != nil {
 			return fmt.Errorf("sessions: index %s: %w", c.path, err)
@@ -704,6 +776,8 @@ type fileWriter struct {
 	byID    map[string]int64
 	used    map[int64]bool
 	routes  map[int64]string
+	// whole are the session rows a ReadChanged pass read whole.
+	whole map[int64]bool
 }
 
 type storedSession struct {
@@ -716,14 +790,16 @@ type storedSession struct {
 // by their harness session id. A session seen before whose route changed
 // has its token counts redone.
 func (w *fileWriter) sessions(p *Parsed, _ []resultExtra) error {
-	rows, err := w.tx.QueryContext(w.ctx, `SELECT id, session_id, agent_id, project, cwd, model, route, started_at, ended_at FROM sessions WHERE file_id = ? ORDER BY id`, w.fileID)
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT id, session_id, agent_id, project, cwd, model, route, started_at, ended_at,
+  title, transcript_kind, agent_type, agent_description FROM sessions WHERE file_id = ? ORDER BY id`, w.fileID)
 	if err != nil {
 		return err
 	}
 	var stored []storedSession
 	for rows.Next() {
 		var s storedSession
-		if err := rows.Scan(&s.row, &s.ID, &s.AgentID, &s.Project, &s.Cwd, &s.Model, &s.Route, &s.Started, &s.Ended); err != nil {
+		if err := rows.Scan(&s.row, &s.ID, &s.AgentID, &s.Project, &s.Cwd, &s.Model, &s.Route, &s.Started, &s.Ended,
+			&s.Title, &s.Kind, &s.AgentType, &s.AgentDescription); err != nil {
 			rows.Close()
 			return err
 		}
@@ -759,6 +835,22 @@ func (w *fileWriter) sessions(p *Parsed, _ []resultExtra) error {
 			return err
 		}
 	}
+	for _, id := range p.Gone {
+		// Its results, calls, usage and compactions go with it (cascade).
+		if s := find(id); s != nil && !w.used[s.row] {
+			if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM sessions WHERE id = ?`, s.row); err != nil {
+				return err
+			}
+		}
+	}
+	w.whole = map[int64]bool{}
+	if w.mode == ReadChanged {
+		for _, id := range p.Whole {
+			if row, ok := w.byID[id]; ok {
+				w.whole[row] = true
+			}
+		}
+	}
 	if w.mode != ReadAll {
 		return nil
 	}
@@ -784,15 +876,18 @@ func (w *fileWriter) upsertSession(old *storedSession, s SessionInfo) (int64, Se
 	}
 	var row int64
 	if old == nil {
-		err := w.tx.QueryRowContext(w.ctx, `INSERT INTO sessions (file_id, harness, session_id, agent_id, project, cwd, model, route, started_at, ended_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, w.fileID, w.c.harness, m.ID, m.AgentID, m.Project, m.Cwd, m.Model, route, m.Started, m.Ended).Scan(&row)
+		err := w.tx.QueryRowContext(w.ctx, `INSERT INTO sessions (file_id, harness, session_id, agent_id, project, cwd, model, route, started_at, ended_at,
+  title, transcript_kind, agent_type, agent_description)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, w.fileID, w.c.harness, m.ID, m.AgentID, m.Project, m.Cwd, m.Model, route, m.Started, m.Ended,
+			m.Title, m.Kind, m.AgentType, m.AgentDescription).Scan(&row)
 		if err != nil {
 			return 0, m, fmt.Errorf("session: %w", err)
 		}
 	} else {
 		row = old.row
-		if _, err := w.tx.ExecContext(w.ctx, `UPDATE sessions SET harness = ?, session_id = ?, agent_id = ?, project = ?, cwd = ?, model = ?, route = ?, started_at = ?, ended_at = ? WHERE id = ?`,
-			w.c.harness, m.ID, m.AgentID, m.Project, m.Cwd, m.Model, route, m.Started, m.Ended, row); err != nil {
+		if _, err := w.tx.ExecContext(w.ctx, `UPDATE sessions SET harness = ?, session_id = ?, agent_id = ?, project = ?, cwd = ?, model = ?, route = ?, started_at = ?, ended_at = ?,
+  title = ?, transcript_kind = ?, agent_type = ?, agent_description = ? WHERE id = ?`,
+			w.c.harness, m.ID, m.AgentID, m.Project, m.Cwd, m.Model, route, m.Started, m.Ended, m.Title, m.Kind, m.AgentType, m.AgentDescription, row); err != nil {
 			return 0, m, fmt.Errorf("session: %w", err)
 		}
 		// A session seen before keeps its results: counts made on another
@@ -854,6 +949,11 @@ const fileSessions = `session_id IN (SELECT id FROM sessions WHERE file_id = ?)`
 func (w *fileWriter) calls(p *Parsed, _ []resultExtra) error {
 	if w.mode == ReadAll {
 		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM tool_calls WHERE `+fileSessions, w.fileID); err != nil {
+			return fmt.Errorf("tool calls: %w", err)
+		}
+	}
+	for row := range w.whole {
+		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM tool_calls WHERE session_id = ?`, row); err != nil {
 			return fmt.Errorf("tool calls: %w", err)
 		}
 	}
@@ -960,6 +1060,7 @@ func (w *fileWriter) results(p *Parsed, extras []resultExtra) error {
 		}
 		next[k] = ord + 1
 		r.Ordinal = ord
+		p.Results[i].Ordinal = ord
 		var kind, path, resolved, state any
 		if r.Notice != nil {
 			kind, path, state = r.Notice.Kind, r.Notice.Path, x.spill.State
@@ -1008,18 +1109,20 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...
 			}
 		}
 		for _, l := range x.links {
-			if err := w.sc.exec(`INSERT INTO links (result_id, block_index, shown, reason, parameter) VALUES (?, ?, ?, ?, ?)`,
-				rid, l.block, l.shown, l.reason, l.parameter); err != nil {
+			if err := w.sc.exec(`INSERT INTO links (result_id, block_index, shown, reason, parameter, host, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+				rid, l.block, l.shown, l.reason, l.parameter, l.host, l.ordinal); err != nil {
 				return fmt.Errorf("link: %w", err)
 			}
 		}
 	}
-	if w.mode != ReadAll {
-		return nil
-	}
-	for _, s := range stored {
-		if err := w.sc.exec(`DELETE FROM tool_results WHERE id = ?`, s.id); err != nil {
-			return err
+	for key, s := range stored {
+		// What a whole read did not report again is gone: every stored
+		// result after a ReadAll, those of the sessions read whole after a
+		// ReadChanged.
+		if w.mode == ReadAll || w.whole[key.session] {
+			if err := w.sc.exec(`DELETE FROM tool_results WHERE id = ?`, s.id); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -1032,6 +1135,10 @@ func (w *fileWriter) diagnostics(p *Parsed, _ []resultExtra) error {
 		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM diagnostics WHERE file_id = ?`, w.fileID); err != nil {
 			return fmt.Errorf("diagnostics: %w", err)
 		}
+	} else if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM diagnostics WHERE file_id = ? AND code = ?`, w.fileID, DiagTornTail); err != nil {
+		// A torn tail is where the last pass stopped: this pass read on
+		// from there and says again whether the file still ends torn.
+		return fmt.Errorf("diagnostics: %w", err)
 	}
 	for _, dg := range p.Diags {
 		subject, agg := aggregated(dg)
@@ -1069,12 +1176,21 @@ func (w *fileWriter) sessionTotals(*Parsed, []resultExtra) error {
   tool_results = (SELECT COUNT(*) FROM tool_results r WHERE r.session_id = sessions.id),
   tool_result_images = (SELECT COUNT(*) FROM result_attachments ra JOIN tool_results r ON r.id = ra.result_id WHERE r.session_id = sessions.id),
   spill_notices = (SELECT COUNT(*) FROM tool_results r WHERE r.session_id = sessions.id AND r.spill_kind IS NOT NULL),
-  input_tokens = (SELECT COALESCE(SUM(input), 0) FROM usage u WHERE u.session_id = sessions.id),
-  cache_read_tokens = (SELECT COALESCE(SUM(cache_read), 0) FROM usage u WHERE u.session_id = sessions.id),
-  cache_write_tokens = (SELECT COALESCE(SUM(cache_write), 0) FROM usage u WHERE u.session_id = sessions.id),
-  output_tokens = (SELECT COALESCE(SUM(output), 0) FROM usage u WHERE u.session_id = sessions.id),
+  input_tokens = (SELECT COALESCE(SUM(input), 0) FROM usage u WHERE u.session_id = sessions.id)
+    + (SELECT COALESCE(SUM(input), 0) FROM model_calls c WHERE c.session_id = sessions.id),
+  cache_read_tokens = (SELECT COALESCE(SUM(cache_read), 0) FROM usage u WHERE u.session_id = sessions.id)
+    + (SELECT COALESCE(SUM(cache_read), 0) FROM model_calls c WHERE c.session_id = sessions.id),
+  cache_write_tokens = (SELECT COALESCE(SUM(cache_write), 0) FROM usage u WHERE u.session_id = sessions.id)
+    + (SELECT COALESCE(SUM(cache_write), 0) FROM model_calls c WHERE c.session_id = sessions.id),
+  output_tokens = (SELECT COALESCE(SUM(output), 0) FROM usage u WHERE u.session_id = sessions.id)
+    + (SELECT COALESCE(SUM(output), 0) FROM model_calls c WHERE c.session_id = sessions.id),
   reasoning_tokens = (SELECT COALESCE(SUM(reasoning), 0) FROM usage u WHERE u.session_id = sessions.id)
-WHERE file_id = ?`, w.fileID)
+    + (SELECT COALESCE(SUM(reasoning), 0) FROM model_calls c WHERE c.session_id = sessions.id),
+  model_calls = (SELECT COUNT(*) FROM model_calls c WHERE c.session_id = sessions.id),
+  compactions = (SELECT COUNT(*) FROM compactions c WHERE c.session_id = sessions.id),
+  api_errors = (SELECT COUNT(*) FROM session_events e WHERE e.session_id = sessions.id AND e.kind = ?2),
+  aborted_turns = (SELECT COUNT(*) FROM session_events e WHERE e.session_id = sessions.id AND e.kind = ?3)
+WHERE file_id = ?1`, w.fileID, EventAPIError, EventTurnAborted)
 	if err != nil {
 		return fmt.Errorf("session totals: %w", err)
 	}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
+
+	"spillscope/internal/jsontext"
 )
 
 // The scanner below walks JSON in place instead of decoding it: session logs
@@ -223,85 +225,55 @@ func str(v []byte) (string, bool) {
 	return s, true
 }
 
-// unescape decodes JSON string escapes. Tool output is full of \n and \t;
-// a hand loop over memchr'd runs is several times faster than
-// encoding/json. Anything odd (a bad escape) falls back to encoding/json.
-func unescape(in []byte) (string, bool) {
-	buf := make([]byte, 0, len(in))
-	for i := 0; i < len(in); {
-		j := bytes.IndexByte(in[i:], '\\')
-		if j < 0 {
-			buf = append(buf, in[i:]...)
-			break
-		}
-		buf = append(buf, in[i:i+j]...)
-		i += j
-		if i+1 >= len(in) {
-			return "", false
-		}
-		c := in[i+1]
-		switch c {
-		case '"', '\\', '/':
-			buf = append(buf, c)
-		case 'n':
-			buf = append(buf, '\n')
-		case 't':
-			buf = append(buf, '\t')
-		case 'r':
-			buf = append(buf, '\r')
-		case 'b':
-			buf = append(buf, '\b')
-		case 'f':
-			buf = append(buf, '\f')
-		case 'u':
-			r, ok := hex4(in, i+2)
-			if !ok {
-				return "", false
-			}
-			i += 6
-			if utf16.IsSurrogate(r) {
-				if i+1 < len(in) && in[i] == '\\' && in[i+1] == 'u' {
-					if r2, ok := hex4(in, i+2); ok {
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							buf = utf8.AppendRune(buf, dec)
-							i += 6
-							continue
-						}
-					}
-				}
-				r = utf8.RuneError
-			}
-			buf = utf8.AppendRune(buf, r)
-			continue
-		default:
-			return "", false
-		}
-		i += 2
+// ownedMin is the size from which a string of an owned line is decoded in
+// place rather than copied: below it a copy is cheap, and a small string
+// (a name, an id) that outlives the line must not keep a huge line alive.
+const ownedMin = 64 << 10
+
+// strIn decodes a JSON string value of a line, as str does. When the line's
+// bytes are its own (Line.Owned) and the value is large, the escapes are
+// decoded in place, over the value's own bytes (an escape never decodes
+// longer than it is written), and the string shares that memory: a 50 MB
+// text block then costs nothing beyond the line that holds it. The value's
+// bytes are garbage afterwards, so the caller must be done scanning them and
+// must never decode the same value twice. Invalid UTF-8 (which decodes
+// longer, as U+FFFD) falls back to a copy.
+func strIn(v []byte, owned bool) (string, bool) {
+	if !owned || len(v) < ownedMin {
+		return str(v)
 	}
-	if !utf8.Valid(buf) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
 		return "", false
 	}
-	return string(buf), true
-}
-
-func hex4(b []byte, i int) (rune, bool) {
-	if i+4 > len(b) {
-		return 0, false
+	inner := v[1 : len(v)-1]
+	if !utf8.Valid(inner) {
+		return str(v)
 	}
-	var r rune
-	for _, c := range b[i : i+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
+	n := len(inner)
+	if bytes.IndexByte(inner, '\\') >= 0 {
+		var ok bool
+		// A bad escape fails encoding/json too, so str's answer would be
+		// the same; valid UTF-8 with valid escapes decodes to valid UTF-8.
+		if n, ok = jsontext.Unescape(inner, inner); !ok {
+			return "", false
 		}
 	}
-	return r, true
+	// The line's buffer is never written again (Line.Owned), so the string
+	// is immutable as Go requires for as long as it lives.
+	return unsafe.String(unsafe.SliceData(inner), n), true
+}
+
+// unescape decodes JSON string escapes. Tool output is full of \n and \t;
+// a hand loop over memchr'd runs is several times faster than
+// encoding/json. Anything odd (a bad escape, invalid UTF-8) falls back to
+// encoding/json.
+func unescape(in []byte) (string, bool) {
+	buf := make([]byte, len(in))
+	n, ok := jsontext.Unescape(buf, in)
+	if !ok || !utf8.Valid(buf[:n]) {
+		return "", false
+	}
+	return string(buf[:n]), true
 }
 
 // isTrue reports a JSON true literal.

@@ -10,10 +10,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
 	"spillscope/retention"
+	"spillscope/sessions/internal/readkit"
 )
 
 // What the JSONL harnesses (Claude Code, Codex CLI) share: reading a log
@@ -87,11 +89,7 @@ func readLineLog(ctx context.Context, src Source, p *Parsed, label string, newLi
 // already a whole JSON object (a file that does not end in a newline);
 // otherwise a writer is still appending it.
 func readLines(ctx context.Context, f *os.File, start, line, limit int64, fn func(Line, *Parsed), p *Parsed, onRead func(int64)) (int64, int64, error) {
-	if _, err := f.Seek(start, io.SeekStart); err != nil {
-		p.Diag(line, DiagUnreadable, map[string]string{"error": errText(err)})
-		return start, line, nil
-	}
-	lr := NewLineReader(io.LimitReader(f, limit-start), start, line)
+	lr := readkit.NewLineReaderAt(f, start, line, limit)
 	end, next := start, line
 	reported := start
 	for {
@@ -109,6 +107,12 @@ func readLines(ctx context.Context, f *os.File, start, line, limit int64, fn fun
 			}
 		}
 		fn(l, p)
+		if l.Owned && l.Length > heavyBytes {
+			// Nothing of a huge line outlives fn: collecting it now lets
+			// the next one reuse its memory instead of doubling the heap.
+			l.Bytes = nil
+			runtime.GC()
+		}
 		end, next = l.Offset+l.Length, l.Number+1
 		if end-reported >= 8<<20 {
 			reported = end
@@ -172,7 +176,9 @@ func lineResult(path string, loc Locator, callID string, readLine func(Line, *Pa
 		return retention.Result{}, err
 	}
 	p := &Parsed{}
-	readLine(Line{Bytes: buf, Offset: loc.Offset, Length: loc.Length, Number: 1, Complete: true}, p)
+	// The buffer is the line's own: its text blocks are decoded in place
+	// and share it, so a 50 MB result read back costs one copy, not two.
+	readLine(Line{Bytes: buf, Offset: loc.Offset, Length: loc.Length, Number: 1, Complete: true, Owned: true}, p)
 	for _, r := range p.Results {
 		if r.Index == loc.Index && r.CallID == callID {
 			return retention.Result{Content: r.Blocks, IsError: r.IsError}, nil

@@ -97,7 +97,7 @@ func TestHarnessMigrationCarriesOver(t *testing.T) {
 	})
 	s := index(t, d, root)
 	t.Run("the next pass keeps ids, counts and search terms", func(t *testing.T) {
-		if s.Files != 1 || s.Sessions != 1 || s.ToolResults != 2 || s.ChangedFiles != 2 {
+		if s.Files != 2 || s.Sessions != 2 || s.ToolResults != 2 || s.ChangedFiles != 2 || s.PerHarness[HarnessDsh].Sessions != 1 {
 			t.Errorf("%+v", s)
 		}
 		got := idsByCall(t, d)
@@ -115,8 +115,8 @@ func TestHarnessMigrationCarriesOver(t *testing.T) {
 	t.Run("what was taken for Claude is re-detected", func(t *testing.T) {
 		ss, _ := d.BrowseSessions(t.Context(), SessionFilter{})
 		for _, x := range ss {
-			if x.File == dshFile {
-				t.Errorf("the dsh log is still a session: %+v", x)
+			if x.File == dshFile && (x.Harness != HarnessDsh || x.SessionID != "x") {
+				t.Errorf("the dsh log is not dsh's session: %+v", x)
 			}
 		}
 	})

@@ -1,14 +1,17 @@
 // Package sessions reads agent session folders into one shape and keeps
 // them in a SQLite index. Each session format is a Harness (harness.go) in
-// its own file, registered by name: Claude Code, Codex CLI, Gemini CLI and
-// this project's own retained records today. It is the only package that
+// its own file, registered by name: Claude Code, Codex CLI, Gemini CLI,
+// OpenCode, GitHub Copilot CLI, goose and this project's own retained
+// records today. It is the only package that
 // talks SQL. Session folders are only ever read; everything written goes to
 // the app's data directory, and a file a session names is opened only as
 // the file rule (access.go) allows.
 package sessions
 
 import (
+	"encoding/json"
 	"errors"
+	"strings"
 
 	"spillscope/retention"
 )
@@ -37,11 +40,33 @@ type SessionInfo struct {
 	Route   string `json:"route,omitempty"`
 	Started string `json:"started,omitempty"`
 	Ended   string `json:"ended,omitempty"`
+	// Title is the session's name as the harness keeps it (Claude Code's
+	// custom-title, else its ai-title; Gemini CLI's summary).
+	Title string `json:"title,omitempty"`
+	// Kind is what the transcript is: "" for a session's own, or
+	// TranscriptSubagent, TranscriptCompaction.
+	Kind string `json:"kind,omitempty"`
+	// AgentType and AgentDescription describe a subagent as its harness
+	// recorded it (Claude Code's agent-*.meta.json).
+	AgentType        string `json:"agentType,omitempty"`
+	AgentDescription string `json:"agentDescription,omitempty"`
 }
 
+// Transcript kinds (SessionInfo.Kind).
+const (
+	// TranscriptSubagent is a subagent's transcript, listed under its
+	// parent session (the session whose ID it shares).
+	TranscriptSubagent = "subagent"
+	// TranscriptCompaction is the transcript of a compaction: the model
+	// call that summarised the parent's context (Claude Code's
+	// agent-acompact-*).
+	TranscriptCompaction = "compaction"
+)
+
 // Usage is one provider usage record, already deduplicated by Key within a
-// session (the last record with a key wins). Input excludes cached input on
-// every harness, whatever the harness itself reports.
+// session (the last record with a key wins), for a reader that has totals
+// but no per-call records (ModelCall). Input excludes cached input on every
+// harness, whatever the harness itself reports; Output includes reasoning.
 type Usage struct {
 	Key string `json:"key"`
 	// Session is the harness session id for a source that holds many; ""
@@ -82,6 +107,35 @@ type ToolResult struct {
 	Blocks []retention.Block `json:"blocks,omitempty"`
 	// Notice is the spill notice found in the text, if any.
 	Notice *SpillNotice `json:"notice,omitempty"`
+	// Arguments are the call's arguments as the harness recorded them, for
+	// readers of a pass; the index does not keep them (a command line can
+	// carry a credential, and the index holds no content of a call).
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// Cut is the harness's own truncation of the result, as the text it
+	// left records it (Codex's truncation header and markers), if any.
+	Cut *HarnessCut `json:"cut,omitempty"`
+	// Original, when set, is where the log keeps the complete output the
+	// model saw cut (Codex's exec_command_end aggregated_output), in the
+	// harness's terms: OriginalReader reads it back.
+	Original *OriginalRef `json:"original,omitempty"`
+}
+
+// OriginalRef is where a log keeps a result's complete output: a locator in
+// its harness's terms and the 1-based line of the record.
+type OriginalRef struct {
+	Locator
+	Line int64 `json:"line"`
+}
+
+// HarnessCut is a truncation the harness itself made, inline, without a
+// spill file: what it recorded of the original.
+type HarnessCut struct {
+	// By is the harness's name (HarnessCodex).
+	By string `json:"by"`
+	// OriginalTokens and OriginalLines are the original's size as the
+	// harness recorded it, -1 where it did not.
+	OriginalTokens int64 `json:"originalTokens"`
+	OriginalLines  int64 `json:"originalLines"`
 }
 
 // Diagnostic is something wrong with the input, with where it was: a
@@ -93,6 +147,10 @@ type Diagnostic struct {
 	Code    string            `json:"code"`
 	Params  map[string]string `json:"params"`
 	Message string            `json:"message"`
+	// Count is how many diagnostics a listed row stands for: 1 in
+	// BrowseDiagnostics, the group's size in DiagnosticGroups; 0 outside a
+	// listing.
+	Count int `json:"count,omitempty"`
 }
 
 // Parsed accumulates what a reader found in one source, or in the part of
@@ -107,6 +165,14 @@ type Parsed struct {
 	// turned out not to be one at all (kept, with one diagnostic), or a
 	// database whose sessions are all in Others.
 	NotSession bool
+	// Whole names sessions a ReadChanged pass read whole (the harness found
+	// rows of theirs gone, or rewritten): their stored results and calls
+	// that this pass did not report are gone from the source. Their usage
+	// stays: a call's usage is recorded once, by its own key.
+	Whole []string
+	// Gone names sessions removed from the source since the cursor's pass;
+	// they leave the index with everything they held.
+	Gone []string
 	// Calls maps call ids to tool names seen in this pass, per session
 	// ("" is the source's own).
 	Calls map[string]map[string]string
@@ -115,11 +181,22 @@ type Parsed struct {
 	// large file never holds all its content in memory).
 	Results  []ToolResult
 	OnResult func(*ToolResult)
+	// Replacements are later events that changed what the model sees of a
+	// result of this pass or an earlier one (replaced.go).
+	Replacements []Replacement
 	// Usage holds records keyed for deduplication, last wins.
-	Usage     []Usage
-	Diags     []Diagnostic
-	usageSeen map[[2]string]int
-	skipped   map[string]int
+	Usage []Usage
+	// ModelCalls, Compactions and Events are the log's per-call records
+	// in source order (calls.go).
+	ModelCalls  []ModelCall
+	Compactions []Compaction
+	Events      []SessionEvent
+	Diags       []Diagnostic
+	usageSeen   map[[2]string]int
+	callSeen    map[[2]string]int
+	// compactionSeen finds a compaction of this pass by session and key.
+	compactionSeen map[[2]string]int
+	skipped        map[string]int
 	// lines and records count non-blank lines and those that were records
 	// of the format (for telling a file that is not a session at all).
 	lines, records int
@@ -194,6 +271,9 @@ func summarize(r *ToolResult) {
 			r.TextBytes += int64(len(b.Text))
 			if r.Notice == nil {
 				if n, ok := RecogniseSpill(b.Text); ok {
+					// A copy: the text may share a huge line's buffer
+					// (strIn), which the path must not keep alive.
+					n.Path = strings.Clone(n.Path)
 					r.Notice = &n
 				}
 			}

@@ -46,11 +46,15 @@ type ResultRow struct {
 	Ordinal int   `json:"ordinal"`
 	// ContentSig is a hash of the content as last indexed.
 	ContentSig string `json:"-"`
+	// Cut is the harness's own truncation of the result, as recorded;
+	// Original where its log keeps the complete output (LoadOriginal).
+	Cut      *HarnessCut  `json:"cut,omitempty"`
+	Original *OriginalRef `json:"original,omitempty"`
 }
 
 const resultFields = `r.id, r.session_id, s.session_id, s.harness, s.project, s.route, r.call_id, r.tool_name, r.at, r.is_error, r.text_bytes, r.image_count, r.est_tokens,
   r.rank_tokens, r.spill_kind, r.spill_path, r.spill_resolved, r.spill_state, f.path, f.root, r.src_offset, r.src_length, r.src_line, r.src_index, r.src_key,
-  r.ordinal, r.content_sig`
+  r.ordinal, r.content_sig, r.cut_by, r.cut_tokens, r.cut_lines, r.orig_offset, r.orig_length, r.orig_line, r.orig_key`
 
 const resultJoins = ` JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id`
 
@@ -59,11 +63,19 @@ const resultCols = resultFields + ` FROM tool_results r` + resultJoins
 func scanResultRow(sc interface{ Scan(...any) error }) (ResultRow, error) {
 	var r ResultRow
 	var est sql.NullInt64
-	var kind, path, resolved, state sql.NullString
+	var kind, path, resolved, state, cutBy, origKey sql.NullString
+	var cutTokens, cutLines, origOff, origLen, origLine sql.NullInt64
 	err := sc.Scan(&r.ID, &r.SessionRowID, &r.SessionID, &r.Harness, &r.Project, &r.Route, &r.CallID, &r.ToolName, &r.Time, &r.IsError, &r.TextBytes, &r.Images, &est,
-		&r.Tokens, &kind, &path, &resolved, &state, &r.Path, &r.Root, &r.Offset, &r.Length, &r.Line, &r.Index, &r.Key, &r.Ordinal, &r.ContentSig)
+		&r.Tokens, &kind, &path, &resolved, &state, &r.Path, &r.Root, &r.Offset, &r.Length, &r.Line, &r.Index, &r.Key, &r.Ordinal, &r.ContentSig,
+		&cutBy, &cutTokens, &cutLines, &origOff, &origLen, &origLine, &origKey)
 	if err != nil {
 		return r, err
+	}
+	if cutBy.Valid {
+		r.Cut = &HarnessCut{By: cutBy.String, OriginalTokens: cutTokens.Int64, OriginalLines: cutLines.Int64}
+	}
+	if origOff.Valid {
+		r.Original = &OriginalRef{Locator: Locator{Offset: origOff.Int64, Length: origLen.Int64, Key: origKey.String}, Line: origLine.Int64}
 	}
 	if est.Valid {
 		v := est.Int64
@@ -253,6 +265,27 @@ func (d *DB) LoadResult(ctx context.Context, id int64) (ResultRow, retention.Res
 		}
 	}
 	return row, res, nil
+}
+
+// LoadOriginal reads back the complete output an indexed result's log keeps
+// beside it (ResultRow.Original): ErrNotFound when it has none.
+func (d *DB) LoadOriginal(ctx context.Context, id int64) (string, error) {
+	row, err := d.Result(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if row.Original == nil {
+		return "", fmt.Errorf("%w: result %d keeps no original", ErrNotFound, id)
+	}
+	h, err := harnessFor(row.Harness)
+	if err != nil {
+		return "", err
+	}
+	or, ok := h.(OriginalReader)
+	if !ok {
+		return "", fmt.Errorf("%w: harness %s keeps no originals", ErrNotFound, row.Harness)
+	}
+	return or.ReadOriginal(row.Path, row.Original.Locator, row.CallID)
 }
 
 func (d *DB) attachmentPaths(ctx context.Context, id int64) (map[int]string, error) {

@@ -71,6 +71,33 @@ func imageTokens(rt imagecost.Route, estimator string, a Attachment, name string
 	return int64(p.Total()), true
 }
 
+// priceContent prices a result's content as every figure of the index
+// does: each text block on the estimator, each image with a stored
+// attachment (imgs, by block index) through imageTokens, each other block
+// at the estimator's structural price. The token phase stores its figures
+// on the route's estimator; calibration counts on every estimator.
+func priceContent(content []retention.Block, est retention.Estimator, rt imagecost.Route, imgs map[int]Attachment) (text, image int64) {
+	for i, b := range content {
+		switch b.Type {
+		case retention.TypeText:
+			text += int64(est.Count(b.Text))
+		case retention.TypeImage:
+			if dm, ok := imgs[i]; ok {
+				if n, ok := imageTokens(rt, est.Name(), dm, b.Name); ok {
+					image += n
+				}
+			}
+		default:
+			if len(b.Raw) > 0 {
+				if n, ok := est.Structural(b.Raw); ok {
+					text += int64(n)
+				}
+			}
+		}
+	}
+	return text, image
+}
+
 // approxTokens is what a result ranks by until the token phase has counted
 // it: text from its size, images exactly as the token phase prices them on
 // the session's route.

@@ -1,8 +1,14 @@
 package sessions
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
+
+	"spillscope/retention"
+	"spillscope/retention/imagecost"
+	"spillscope/sessions/internal/readkit"
 )
 
 // scanLine is the envelope check every JSONL reader (Claude Code, Codex)
@@ -73,8 +79,66 @@ func resultProblems(p *Parsed, line int64, callID string, problems []string) {
 // Claude reports them. A cached count above the input is held to the input,
 // so neither part goes negative.
 func splitCached(in, cached int64) (fresh, read int64) {
-	if cached > in {
-		cached = in
+	return readkit.Uncached(in, cached, 0), min(cached, max(in, 0))
+}
+
+// imageBlock is a base64 image a reader found in a tool result, checked
+// the one way every reader checks it: bytes imagecost.DecodeBase64 turns
+// out, whose header imagecost.Sniff reads as an image of a known format and
+// whose body imagecost.CheckIntact finds whole. Anything else (a damaged or
+// redacted screenshot) is not an image: the block is kept as an unreadable
+// one, so no attachment is stored for it and it is counted nowhere as an
+// image, and the reason is returned for a diagnostic naming the call.
+//
+// Its raw JSON is not kept: the data may have been decoded in place in the
+// line's buffer (strIn), and a damaged image's megabytes of base64 are no
+// use to anyone. An image over heavyImageData of base64 has only its header
+// checked here, streaming, so a huge inline screenshot is never decoded
+// twice (the indexer stores it streaming too).
+func imageBlock(mime, data string, _ []byte) (retention.Block, string) {
+	var err error
+	if len(data) > heavyImageData {
+		var r io.Reader
+		if r, err = imagecost.Base64Reader(data); err == nil {
+			head := make([]byte, imagecost.MaxHeaderBytes)
+			n, rerr := io.ReadFull(r, head)
+			if rerr != nil && rerr != io.ErrUnexpectedEOF {
+				err = rerr
+			} else {
+				_, err = imagecost.Sniff(head[:n])
+			}
+		}
+	} else {
+		var b []byte
+		if b, err = imagecost.DecodeBase64(data); err == nil {
+			var info imagecost.Info
+			if info, err = imagecost.Sniff(b[:min(len(b), imagecost.MaxHeaderBytes)]); err == nil {
+				err = imagecost.CheckIntact(b, info)
+			}
+		}
 	}
-	return in - cached, cached
+	if err != nil {
+		raw, _ := json.Marshal(map[string]string{"type": retention.TypeImage, "mimeType": mime})
+		return retention.Block{Type: "invalid:" + retention.TypeImage, MimeType: mime, Raw: raw}, err.Error()
+	}
+	return retention.Block{Type: retention.TypeImage, MimeType: mime, Data: data}, ""
+}
+
+// heavyImageData is the base64 length over which imageBlock checks only an
+// image's header (1 MiB of base64, 768 KiB of image).
+const heavyImageData = 1 << 20
+
+// badImage is an image block that imageBlock refused: its index among the
+// result's blocks and why.
+type badImage struct {
+	block  int
+	detail string
+}
+
+// badImages records each refused image as a diagnostic on the result's
+// line, naming the call and the block.
+func badImages(p *Parsed, line int64, callID string, bad []badImage) {
+	for _, b := range bad {
+		p.Diag(line, DiagBadImage, map[string]string{"callId": callID, "block": strconv.Itoa(b.block), "detail": b.detail})
+	}
 }

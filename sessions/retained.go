@@ -91,7 +91,8 @@ func (retainedRecords) ReadResult(path string, loc Locator, callID string) (rete
 	if err != nil {
 		return retention.Result{}, err
 	}
-	r, err := retention.ParseResult(buf)
+	// The span's buffer is ours: its texts are decoded in place.
+	r, err := retention.ParseResultInPlace(buf)
 	if err != nil {
 		return retention.Result{}, fmt.Errorf("%w: %s at %d: %v", ErrResultGone, path, loc.Offset, err)
 	}

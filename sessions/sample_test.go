@@ -91,9 +91,14 @@ func TestIndexSampleCorpus(t *testing.T) {
 		for _, s := range ss {
 			rel, _ := filepath.Rel(dir, s.File)
 			byPath[filepath.ToSlash(rel)] = s
+			// A database holds many sessions in one file.
+			byPath[filepath.ToSlash(rel)+"#"+s.SessionID] = s
 		}
 		for _, su := range m.SessionUsage {
-			s, ok := byPath[su.Path]
+			s, ok := byPath[su.Path+"#"+su.SessionID]
+			if !ok {
+				s, ok = byPath[su.Path]
+			}
 			if !ok {
 				t.Errorf("%s not indexed", su.Path)
 				continue
@@ -101,8 +106,25 @@ func TestIndexSampleCorpus(t *testing.T) {
 			u := su.Usage
 			var want Usage
 			switch su.Harness {
+			case "dsh":
+				// dsh's buckets are disjoint, as the index keeps them.
+				want = Usage{Input: u.InputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens, Output: u.OutputTokens, Reasoning: u.ReasoningOutputTokens}
 			case "claude", HarnessClaude:
 				want = Usage{Input: u.InputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens, Output: u.OutputTokens}
+			case samplegen.HarnessOpenCode:
+				// OpenCode records input without the cache already, and
+				// output without the reasoning, which is output too.
+				want = Usage{Input: u.InputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens,
+					Output: u.OutputTokens + u.ReasoningOutputTokens, Reasoning: u.ReasoningOutputTokens}
+			case samplegen.HarnessCopilot, samplegen.HarnessGoose:
+				// Their input counts hold the cache reads and writes.
+				want = Usage{Input: u.InputTokens - u.CacheReadInputTokens - u.CacheCreationInputTokens, CacheRead: u.CacheReadInputTokens,
+					CacheWrite: u.CacheCreationInputTokens, Output: u.OutputTokens, Reasoning: u.ReasoningOutputTokens}
+			case "gemini", HarnessGemini:
+				// The tool-use prompt is input beside promptTokenCount;
+				// candidates leave out the thoughts, which are output too.
+				want = Usage{Input: u.InputTokens - u.CachedInputTokens + u.ToolTokens, CacheRead: u.CachedInputTokens,
+					Output: u.OutputTokens + u.ReasoningOutputTokens, Reasoning: u.ReasoningOutputTokens}
 			default:
 				want = Usage{Input: u.InputTokens - u.CachedInputTokens, CacheRead: u.CachedInputTokens, Output: u.OutputTokens, Reasoning: u.ReasoningOutputTokens}
 			}

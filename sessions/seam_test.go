@@ -321,7 +321,8 @@ func TestUnknownTypesCounted(t *testing.T) {
 func TestNotASession(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "sessions", "rollout-junk.jsonl"), strings.Repeat("not json at all\n", 40)+`{"type":"x","payload":{}}`+"\n")
-	writeFile(t, filepath.Join(root, "dsh", "--p--", "s1", "session.jsonl"), `{"type":"session","version":0,"id":"s1","createdAt":1,"delegationDepth":0}`+"\n"+
+	// A dsh header under a name dsh never gives a log (a backup copy).
+	writeFile(t, filepath.Join(root, "dsh", "--p--", "s1", "session.jsonl.bak"), `{"type":"session","version":0,"id":"s1","createdAt":1,"delegationDepth":0}`+"\n"+
 		`{"type":"tool/result","data":{"message":{"role":"user"}},"sourceEventSeqs":[3]}`+"\n")
 	d := openTemp(t)
 	s := index(t, d, root)
@@ -340,11 +341,26 @@ func TestDetectIsPositive(t *testing.T) {
 		name, rel, content, want string
 	}{
 		{"dsh log", "dsh/--p--/s/session.jsonl", `{"type":"session","version":0,"id":"s","createdAt":1,"cwd":"/w","delegationDepth":0}` + "\n" +
-			`{"type":"user/message","data":{"message":{"role":"user","content":[]}},"surfaceOp":"append"}` + "\n", ""},
+			`{"type":"user/message","data":{"message":{"role":"user","content":[]}},"surfaceOp":"append"}` + "\n", HarnessDsh},
+		{"dsh generation", "dsh/--p--/g/session.v3.jsonl", `{"type":"session","version":3,"id":"g","createdAt":1,"delegationDepth":0}` + "\n", HarnessDsh},
+		{"dsh snapshot child", "dsh/snap/session.2.jsonl", `{"type":"session","version":0,"id":"c","createdAt":1,"delegationDepth":1}` + "\n", HarnessDsh},
+		{"dsh flat layout", "dsh/0123456789ab/c1.jsonl", `{"type":"session","version":0,"id":"c1","createdAt":1,"delegationDepth":0}` + "\n", HarnessDsh},
+		{"dsh expected log", "dsh/snap/session.expected.jsonl", `{"type":"session","version":0,"id":"c","createdAt":1,"delegationDepth":1}` + "\n", ""},
+		{"dsh name without header", "dsh/--p--/n/session.jsonl", `{"type":"user","content":"hi"}` + "\n", ""},
+		{"dsh header with no id", "dsh/--p--/e/session.jsonl", `{"type":"session","version":0,"id":"","createdAt":1}` + "\n", ""},
 		{"dsh replay", "dsh/x/child.replay.jsonl", `{"type":"session","version":0,"id":"c","createdAt":2,"delegationDepth":1}` + "\n", ""},
-		{"copilot events", "copilot/session-state/u/events.jsonl", `{"type":"session.start","data":{"sessionId":"u"},"id":"e1","timestamp":"t","parentId":null}` + "\n", ""},
+		{"copilot events in its layout", "copilot/session-state/u/events.jsonl", `{"type":"session.start","data":{"sessionId":"u"},"id":"e1","timestamp":"t","parentId":null}` + "\n", HarnessCopilot},
+		{"copilot-shaped start elsewhere, not the agent's", "misc/u/events.jsonl", `{"type":"session.start","data":{"sessionId":"u"},"id":"e1","timestamp":"t","parentId":null}` + "\n", ""},
+		{"copilot agent log elsewhere", "misc/v/log.jsonl", `{"type":"session.start","data":{"sessionId":"v","producer":"copilot-agent"},"id":"e1"}` + "\n", HarnessCopilot},
+		{"goose legacy session", "goose/sessions/20250101_1.jsonl", `{"working_dir":"/w","description":"d","message_count":0}` + "\n", HarnessGoose},
+		{"goose-shaped message", "misc/m.jsonl", `{"role":"user","created":1,"content":[]}` + "\n", HarnessGoose},
+		{"opencode export", "opencode/export/ses_2.json", `{"info":{"id":"ses_2","directory":"/w","version":"1.2.27"},"messages":[]}`, HarnessOpenCode},
+		{"opencode storage session", "opencode/storage/session/p1/ses_3.json", `{"id":"ses_3"}`, HarnessOpenCode},
 		{"gemini jsonl", "gemini/tmp/h/chats/session-1.jsonl", `{"sessionId":"g","projectHash":"h","startTime":"t","lastUpdated":"t","kind":"main"}` + "\n" +
-			`{"id":"m1","timestamp":"t","type":"user","content":[{"text":"hi"}]}` + "\n", ""},
+			`{"id":"m1","timestamp":"t","type":"user","content":[{"text":"hi"}]}` + "\n", HarnessGemini},
+		{"gemini subagent jsonl", "gemini/tmp/h/chats/parent-id/child-id.jsonl", `{"sessionId":"child-id","projectHash":"h","kind":"subagent"}` + "\n", HarnessGemini},
+		{"gemini-shaped header outside chats", "gemini/tmp/h/other/x/child-id.jsonl", `{"sessionId":"child-id","projectHash":"h","kind":"subagent"}` + "\n", ""},
+		{"jsonl one below chats without a header", "gemini/tmp/h/chats/p/notes.jsonl", `{"id":"x"}` + "\n", ""},
 		{"opencode export", "opencode/export/ses_1.json", `{"info":{"id":"ses_1"},"messages":[]}`, ""},
 		{"empty claude transcript in its layout", "claude/projects/-w/5b97e2d4-d624-4af2-9fb8-7fc02540282a.jsonl", "", HarnessClaude},
 		{"empty subagent transcript in its layout", "claude/projects/-w/5b97e2d4-d624-4af2-9fb8-7fc02540282a/subagents/agent-a1.jsonl", "", HarnessClaude},
@@ -357,6 +373,9 @@ func TestDetectIsPositive(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := filepath.Join(dir, filepath.FromSlash(tt.rel))
 			writeFile(t, p, tt.content)
+			if strings.Contains(tt.rel, "/storage/session/") {
+				os.MkdirAll(filepath.Join(dir, "opencode", "storage", "message"), 0o755)
+			}
 			if got := detect(&Probe{Path: p}); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}

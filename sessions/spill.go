@@ -22,6 +22,9 @@ func ResolveSpill(n SpillNotice, s SessionRef) FileCheck {
 func resolveSpill(n SpillNotice, s SessionRef, rule FileRule) FileCheck {
 	var cands []string
 	if h, ok := LookupHarness(s.Harness); ok {
+		if o, ok := h.(SpillOwner); ok && o.OtherSession(n.Path, s) {
+			return FileCheck{Path: namedPath(n.Path, s.Path), State: FileOtherSession}
+		}
 		cands = h.SpillCandidates(n.Path, s)
 	} else {
 		cands = []string{namedPath(n.Path, s.Path)}
@@ -37,6 +40,14 @@ func resolveSpill(n SpillNotice, s SessionRef, rule FileRule) FileCheck {
 		}
 	}
 	return named
+}
+
+// SpillOwner is a harness whose spill paths name the session they belong
+// to (dsh's session-<sha12> folders): a notice naming another session's
+// folder is marked FileOtherSession and never followed, whatever the rule
+// of that other session would allow.
+type SpillOwner interface {
+	OtherSession(named string, s SessionRef) bool
 }
 
 // SpillFile is an indexed result's spill file as the rule judged it now.

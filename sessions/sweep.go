@@ -135,6 +135,11 @@ func (d *DB) eachResult(ctx context.Context, opts SweepOptions, fn func(r Result
 	if err != nil {
 		return err
 	}
+	return d.eachRow(ctx, rows, opts, fn)
+}
+
+// eachRow is eachResult over rows already listed (opts.Filter unused).
+func (d *DB) eachRow(ctx context.Context, rows []ResultRow, opts SweepOptions, fn func(r ResultRow, res retention.Result, route string) error) error {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()

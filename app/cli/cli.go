@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"spillscope/app"
 )
 
 // Env is what a subcommand reads and writes; tests pass buffers.
@@ -27,6 +29,7 @@ type command struct {
 	run     func(env Env, args []string) int
 }
 
+
 // Exit codes: 0 success, 1 a failure while running, 2 a usage error.
 const (
 	exitOK    = 0
@@ -36,7 +39,7 @@ const (
 
 func commands() map[string]command {
 	return map[string]command{
-		"retain":    {"run the retention decision on one tool result read from stdin", runRetain},
+		"retain":    {"run the retention decision on one tool result (from stdin, or an indexed one)", runRetain},
 		"price":     {"print the image token price of each image file on a route", runPrice},
 		"tokens":    {"print the text token estimate of files or stdin", runTokens},
 		"links":     {"classify URIs as a tool result's resource_link would be shown", runLinks},
@@ -45,6 +48,11 @@ func commands() map[string]command {
 		"sweep":     {"re-run retention on indexed results at many budgets", runSweep},
 		"compare":   {"run several retention policies on one result, priced on one yardstick", runCompare},
 		"sample":    {"write the bundled sample sessions (and benchmark corpora) to a folder", runSample},
+		"export":    {app.ExportSummary, func(env Env, args []string) int { return app.RunExport(env.Stdout, env.Stderr, env.Getenv, args) }},
+		"sessions":  {"print every indexed session as the window lists it (JSON lines)", runSessions},
+		"results":   {"print every indexed tool result, or one session's, as the window lists them (JSON lines)", runResults},
+		"show":      {"print one indexed tool result as the window's result view shows it", runShow},
+		"timeline":  {"print how one session's context grew, call by call, as the window's timeline draws it (JSON)", runTimeline},
 	}
 }
 
@@ -64,7 +72,7 @@ func Run(env Env, args []string) int {
 		env.Getenv = os.Getenv
 	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(env.Stdout)
+		usage(env.Stdout, commands())
 		return exitOK
 	}
 	if args[0] == "version" || args[0] == "--version" {
@@ -74,20 +82,19 @@ func Run(env Env, args []string) int {
 	cmd, ok := commands()[args[0]]
 	if !ok {
 		fmt.Fprintf(env.Stderr, "spillscope: unknown subcommand %q\n", args[0])
-		usage(env.Stderr)
+		usage(env.Stderr, commands())
 		return exitUsage
 	}
 	return cmd.run(env, args[1:])
 }
 
-// Version is the application version, shown by the window and the CLI.
-const Version = "0.1.0"
+// Version is the application version (the window's).
+const Version = app.Version
 
-func usage(w io.Writer) {
+func usage(w io.Writer, cmds map[string]command) {
 	fmt.Fprintln(w, "usage: spillscope [SUBCOMMAND] [FLAGS]")
 	fmt.Fprintln(w, "With no subcommand, spillscope opens the desktop app.")
 	fmt.Fprintln(w, "\nSubcommands:")
-	cmds := commands()
 	names := make([]string, 0, len(cmds))
 	for n := range cmds {
 		names = append(names, n)

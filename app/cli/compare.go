@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"spillscope/app"
 	"strings"
 
 	"spillscope/retention"
@@ -38,23 +39,6 @@ a --param sets it; without it each policy keeps its shipped budget.
 
 Flags:
 `
-
-// compareParams collects --param policy.k=v.
-type compareParams map[string]retention.Params
-
-func (p compareParams) String() string { return "" }
-func (p compareParams) Set(s string) error {
-	k, v, ok := strings.Cut(s, "=")
-	pol, name, dot := strings.Cut(strings.TrimSpace(k), ".")
-	if !ok || !dot || pol == "" || name == "" {
-		return fmt.Errorf("%q is not policy.name=value", s)
-	}
-	if p[pol] == nil {
-		p[pol] = retention.Params{}
-	}
-	p[pol][name] = v
-	return nil
-}
 
 // compareColumn is one policy's outcome as `spillscope compare` prints it.
 type compareColumn struct {
@@ -94,7 +78,7 @@ type compareOutput struct {
 func runCompare(env Env, args []string) int {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	params := compareParams{}
+	params := app.PolicyParams{}
 	policies := fs.String("policies", "", "comma-separated policies: "+policyNames()+" (default with --result: the session's harness's and dsh-tokens)")
 	fs.Var(params, "param", "a policy parameter policy.name=value (repeatable), under the harness's own name")
 	budgetText := fs.String("budget", "", "the shared budget slider in tokens, mapped to each policy's budget in its unit")

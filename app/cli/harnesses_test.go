@@ -18,7 +18,14 @@ func TestHarnessesCommand(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(codexHome, "sessions"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env, out, errb := envFor(t, map[string]string{"HOME": home, "CODEX_HOME": codexHome, "GEMINI_CLI_HOME": "relative/ignored"})
+	xdg, copilotHome, gooseRoot := t.TempDir(), t.TempDir(), t.TempDir()
+	for _, d := range []string{filepath.Join(xdg, "opencode"), filepath.Join(copilotHome, "session-state"), filepath.Join(gooseRoot, "data", "sessions")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env, out, errb := envFor(t, map[string]string{"HOME": home, "CODEX_HOME": codexHome, "GEMINI_CLI_HOME": "relative/ignored",
+		"XDG_DATA_HOME": xdg, "COPILOT_HOME": copilotHome, "GOOSE_PATH_ROOT": gooseRoot})
 	if code := Run(env, []string{"harnesses"}); code != exitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -47,6 +54,12 @@ func TestHarnessesCommand(t *testing.T) {
 		{sessions.HarnessCodex, filepath.Join(codexHome, "archived_sessions"), false},
 		// A relative GEMINI_CLI_HOME is not a home: the user's is used.
 		{sessions.HarnessGemini, filepath.Join(home, ".gemini", "tmp"), false},
+		// OpenCode's data folder follows XDG_DATA_HOME; Copilot CLI's
+		// COPILOT_HOME; goose's GOOSE_PATH_ROOT (its data folder under it).
+		{sessions.HarnessOpenCode, filepath.Join(xdg, "opencode"), true},
+		{sessions.HarnessCopilot, filepath.Join(copilotHome, "session-state"), true},
+		{sessions.HarnessCopilot, filepath.Join(copilotHome, "history-session-state"), false},
+		{sessions.HarnessGoose, filepath.Join(gooseRoot, "data", "sessions"), true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.harness+" "+filepath.Base(tt.path), func(t *testing.T) {

@@ -117,12 +117,14 @@ func TestIndexCommandErrors(t *testing.T) {
 
 func TestIndexCommandDefaults(t *testing.T) {
 	home := t.TempDir()
-	data := t.TempDir()
+	data := filepath.Join(home, "xdg")
 	if _, err := samplegen.Generate(filepath.Join(home, "gen"), samplegen.Options{Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
-	// The harness folders where each tool writes by default.
-	for from, to := range map[string]string{"gen/claude/projects": ".claude/projects", "gen/codex/sessions": ".codex/sessions", "gen/gemini/tmp": ".gemini/tmp"} {
+	// The harness folders where each tool writes by default (OpenCode's and
+	// goose's data folders under XDG_DATA_HOME, beside Spillscope's own).
+	for from, to := range map[string]string{"gen/claude/projects": ".claude/projects", "gen/codex/sessions": ".codex/sessions", "gen/gemini/tmp": ".gemini/tmp",
+		"gen/copilot/session-state": ".copilot/session-state", "gen/opencode": "xdg/opencode", "gen/goose": "xdg/goose"} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(home, to)), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -135,6 +137,11 @@ func TestIndexCommandDefaults(t *testing.T) {
 	s := runIndexJSON(t, env, out)
 	if s.Files == 0 || s.ToolResults == 0 {
 		t.Errorf("default roots found nothing: %+v", s)
+	}
+	for _, h := range []string{sessions.HarnessClaude, sessions.HarnessCodex, sessions.HarnessGemini, sessions.HarnessOpenCode, sessions.HarnessCopilot, sessions.HarnessGoose} {
+		if s.PerHarness[h].Sessions == 0 {
+			t.Errorf("%s: nothing found in its default roots: %+v", h, s.PerHarness)
+		}
 	}
 	if _, err := os.Stat(filepath.Join(data, "spillscope", "index.db")); err != nil {
 		t.Errorf("database not in XDG_DATA_HOME: %v", err)

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"spillscope/app"
 	"spillscope/retention"
 	"spillscope/retention/imagecost"
 	"spillscope/sessions"
@@ -22,6 +23,8 @@ import (
 
 const retainUsage = `usage: spillscope retain [--policy P] [--budget N] [--estimator E] [--route R] [--tool NAME]
                         [--spill-path P] [--spill-hint H] [--spill-dir DIR] [--param k=v]... < result.json
+       spillscope retain --result ID [--db PATH] [--policy P] [--budget N] [--estimator E] [--route R]
+                        [--tool NAME] [--param k=v]... [--reveal]
 
 Runs a retention policy on one tool result read from standard input (an MCP
 CallToolResult object or a bare content array) and prints the outcome as one
@@ -49,6 +52,17 @@ takes its model's catalogue limit and claude-code its shipped 50000.
 --estimator: any registered estimator (dsh-meter, o200k_base, cl100k_base,
 bytes4, utf8-bytes, code-points, utf16-units; default: the route's).
 
+With --result it runs the decision on an indexed tool result (an id from
+'spillscope results') as the window's re-run pane does, on the result's own
+route and tool unless --route and --tool say otherwise, and prints what that
+pane shows as one JSON object: resultId, status, blocks (each part of the
+outcome: kept text, the omitted marker, the notice, images; text masked
+unless --reveal), notice, omittedBytes, omittedImages, tokens,
+originalTokens (the result's row's tokens once the index has counted it),
+originalTokensExact, diagnostics, policy, route, estimator, budget,
+budgetUnit, recovery, locator, completeFile (shortened and masked), masked,
+revealed. Nothing is written.
+
 --spill-path is the locator the notice names and --spill-hint the spill
 backend's retrieval hint (default: dsh-spill-local's). With --spill-dir,
 inline image data is first stored as DIR/attachments/<sha256>.<ext> so images
@@ -66,7 +80,7 @@ Flags:
 type retainOutput struct {
 	Policy              string              `json:"policy"`
 	Status              string              `json:"status"`
-	Content             []json.RawMessage   `json:"content"`
+	Content             []any               `json:"content"`
 	Spans               []retention.Span    `json:"spans,omitempty"`
 	Notice              string              `json:"notice"`
 	OmittedBytes        int64               `json:"omittedBytes"`
@@ -152,6 +166,9 @@ func parseBudget(raw string) (int64, error) {
 
 // runRetain runs a retention policy on one tool result from stdin.
 func runRetain(env Env, args []string) int {
+	if isReplay(args) {
+		return runRetainReplay(env, args)
+	}
 	fs := flag.NewFlagSet("retain", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var bud budgetFlag
@@ -167,6 +184,9 @@ func runRetain(env Env, args []string) int {
 	session := fs.String("session", "spillscope", "session id whose spill folder --spill-dir writes into")
 	tool := fs.String("tool", "", "name of the tool that produced the result (the host's read tool passes through)")
 	fs.Var(params, "param", "a policy parameter k=v (repeatable), under the harness's own name")
+	result := fs.String("result", "", "run on this indexed tool result (an id from 'spillscope results') instead of standard input")
+	dbPath := fs.String("db", "", "with --result: database file (default: the app's own)")
+	reveal := fs.Bool("reveal", false, "with --result: show credential values instead of masking them")
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(env.Stdout, retainUsage)
@@ -185,7 +205,22 @@ func runRetain(env Env, args []string) int {
 		return fail(exitUsage, "%v", err)
 	}
 	if fs.NArg() > 0 {
-		return fail(exitUsage, "unexpected argument %q (the result is read from standard input)", fs.Arg(0))
+		return fail(exitUsage, "unexpected argument %q (the result is read from standard input, or named by --result)", fs.Arg(0))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *result == "" {
+		for _, name := range []string{"db", "reveal"} {
+			if set[name] {
+				return fail(exitUsage, "--%s goes with --result", name)
+			}
+		}
+	} else {
+		for _, name := range []string{"spill-dir", "spill-path", "spill-hint", "session"} {
+			if set[name] {
+				return fail(exitUsage, "--%s is for a result read from standard input, not with --result", name)
+			}
+		}
 	}
 	pol, err := retention.LookupPolicy(*policy)
 	if err != nil {
@@ -226,17 +261,35 @@ func runRetain(env Env, args []string) int {
 	if _, err := retention.EstimatorFor(*estimator, rt.Name); err != nil {
 		return fail(exitUsage, "--estimator: %v", err)
 	}
+	if *result != "" {
+		id, err := strconv.ParseInt(strings.TrimSpace(*result), 10, 64)
+		if err != nil || id <= 0 {
+			return fail(exitUsage, "--result %q is not a result id (a positive number)", *result)
+		}
+		req := app.RetainRequest{ResultID: id, Policy: info.Name, Budget: budgetPtr, Params: params, Estimator: *estimator, ToolName: *tool, Reveal: *reveal}
+		if set["route"] {
+			req.Route = rt.Name
+		}
+		return runRetainResult(env, *dbPath, req, fail)
+	}
 
-	input, err := io.ReadAll(env.Stdin)
+	input, err := readInput(env.Stdin)
 	if err != nil {
 		return fail(exitFail, "reading standard input: %v", err)
 	}
-	res, err := retention.ParseResult(input)
+	// The spill file's name comes from the input as given, before its
+	// strings are decoded over it.
+	var id12 string
+	if *spillDir != "" {
+		sum := sha256.Sum256(input)
+		id12 = hex.EncodeToString(sum[:])[:12]
+	}
+	// The input is ours alone: its texts are decoded where they lie, so a
+	// 10 MB result is not copied again.
+	res, err := retention.ParseResultInPlace(input)
 	if err != nil {
 		return fail(exitFail, "standard input: %v", err)
 	}
-	sum := sha256.Sum256(input)
-	id12 := hex.EncodeToString(sum[:])[:12]
 
 	var diags []string
 	var dir, spillFile string
@@ -289,6 +342,57 @@ func runRetain(env Env, args []string) int {
 	return exitOK
 }
 
+// retainResultOutput is what `retain --result` prints: the window's
+// re-run pane for the result.
+type retainResultOutput struct {
+	ResultID int64 `json:"resultId"`
+	app.Projection
+}
+
+// runRetainResult runs the decision on an indexed result through the
+// window's Retention service (its Analysis, its masking, the row's counted
+// original), and prints the projection. A replay of what the harness
+// recorded for the result would branch off here, beside the re-run.
+func runRetainResult(env Env, dbPath string, req app.RetainRequest, fail func(int, string, ...any) int) int {
+	store, err := viewStore(env, dbPath)
+	if err != nil {
+		return fail(exitFail, "%v", err)
+	}
+	defer store.Close()
+	p, err := app.NewRetention(store).Retain(req)
+	if errors.Is(err, sessions.ErrNotFound) {
+		return fail(exitFail, "--result %d: no such result in the index", req.ResultID)
+	}
+	if err != nil {
+		return fail(exitFail, "--result %d: %v", req.ResultID, err)
+	}
+	if err := writeJSON(env.Stdout, retainResultOutput{ResultID: req.ResultID, Projection: p}); err != nil {
+		return fail(exitFail, "%v", err)
+	}
+	return exitOK
+}
+
+// readInput reads standard input whole, into a buffer of its size when it
+// is a file (no growing copies of a 10 MB result).
+func readInput(r io.Reader) ([]byte, error) {
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > 0 {
+			buf := make([]byte, st.Size())
+			n, err := io.ReadFull(f, buf)
+			switch {
+			case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+				return buf[:n], nil
+			case err != nil:
+				return nil, err
+			}
+			// The file grew since: read the rest too.
+			rest, err := io.ReadAll(f)
+			return append(buf, rest...), err
+		}
+	}
+	return io.ReadAll(r)
+}
+
 func policyNames() string {
 	var names []string
 	for _, p := range retention.Policies() {
@@ -305,9 +409,9 @@ func orDefault(s, def string) string {
 }
 
 func makeOutput(out retention.Outcome) retainOutput {
-	content := make([]json.RawMessage, len(out.Content))
+	content := make([]any, len(out.Content))
 	for i, b := range out.Content {
-		content[i] = blockJSON(b)
+		content[i] = blockValue(b)
 	}
 	return retainOutput{
 		Policy: out.Policy, Status: out.Status, Content: content, Spans: out.Spans, Notice: out.Notice,
@@ -318,9 +422,19 @@ func makeOutput(out retention.Outcome) retainOutput {
 	}
 }
 
-// blockJSON is a block as printed: text as {type,text}, images as
-// {type,mimeType,path} (never base64), anything else as its original JSON.
+// blockJSON is a block as printed (blockValue), encoded.
 func blockJSON(b retention.Block) json.RawMessage {
+	data, err := json.Marshal(blockValue(b))
+	if err != nil {
+		return json.RawMessage(`null`)
+	}
+	return data
+}
+
+// blockValue is a block as printed: text as {type,text}, images as
+// {type,mimeType,path} (never base64), anything else as its original JSON.
+// Values, not encoded JSON, so the output is encoded once.
+func blockValue(b retention.Block) any {
 	var v any
 	switch b.Type {
 	case retention.TypeText:
@@ -340,11 +454,7 @@ func blockJSON(b retention.Block) json.RawMessage {
 		}
 		v = b
 	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return json.RawMessage(`null`)
-	}
-	return data
+	return v
 }
 
 // resultJSON is the input result with images as paths, for the record.

@@ -16,8 +16,9 @@ const sampleUsage = `usage: spillscope sample --out DIR [--seed N] [--scale N] [
        spillscope sample --out DIR --hostile [--sessions N] [--huge-line-bytes SIZE] [--sparse-bytes SIZE] [--images N] [--seed N]
        spillscope sample --out DIR --sessions N --results M [--seed N]
 
-Writes invented agent sessions (Claude Code, Codex CLI, Gemini CLI and
-spillscope's own spill layout, with large results, screenshots, signed and
+Writes invented agent sessions (Claude Code, Codex CLI, Gemini CLI, OpenCode,
+GitHub Copilot CLI, goose and spillscope's own spill layout, with large
+results, screenshots, signed and
 plain links, spill files and a few bad lines) under DIR, and prints the
 manifest of what it wrote as one JSON object. The same seed gives the same
 files. DIR must not exist or be empty: the command never writes into a

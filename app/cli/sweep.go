@@ -5,34 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"strconv"
+	"spillscope/app"
 	"strings"
 
 	"spillscope/retention"
 	"spillscope/retention/imagecost"
 	"spillscope/sessions"
 )
-
-// parseBudgets reads "1000,2000,8000": each a valid maxInlineTokens.
-func parseBudgets(s string) ([]int64, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, errors.New("--budgets is required (a comma-separated list of token budgets)")
-	}
-	var out []int64
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		v, err := strconv.ParseFloat(part, 64)
-		if err != nil {
-			return nil, fmt.Errorf("--budgets: %q is not a number", part)
-		}
-		b, err := retention.ValidateBudget(v)
-		if err != nil {
-			return nil, fmt.Errorf("--budgets: %w", err)
-		}
-		out = append(out, b)
-	}
-	return out, nil
-}
 
 // runSweep re-runs retention on indexed results at each budget and prints
 // one JSON object per budget.
@@ -60,7 +39,7 @@ func runSweep(env Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "spillscope sweep: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	budgets, err := parseBudgets(*budgetsFlag)
+	budgets, err := app.ParseBudgets(*budgetsFlag)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "spillscope sweep: %v\n", err)
 		return exitUsage

@@ -53,6 +53,7 @@ describe('compare policies over a sample corpus', { skip: skipReason ? `sample c
   const columns = () => page.getByTestId('compare-column').evaluateAll((els) => els.map((e) => e.dataset.policy));
 
   test('three policies on one result equal `spillscope compare` on it', async () => {
+    await page.getByTestId('nav-largest').click();
     await page.getByTestId('largest-open').first().click();
     await page.getByTestId('result-view').waitFor({ timeout: 20000 });
     await page.getByTestId('compare-toggle').click();

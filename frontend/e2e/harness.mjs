@@ -1,7 +1,7 @@
 // Process harness for the end-to-end tests: starts Xvfb and the dev-tagged
 // app in their own process groups and always stops them by group, also when
 // a test fails or the runner is interrupted.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -118,6 +118,18 @@ export function binary(rel, how) {
   return p;
 }
 
+/**
+ * harnessRoots asks the command line (`spillscope harnesses`, the same
+ * registry the window reads) for each harness's usual session folders under
+ * env, in the registry's order: [{harness, path, exists}].
+ */
+export function harnessRoots(env) {
+  const cli = binary('build/bin/spillscope', 'make build/bin/spillscope');
+  const r = spawnSync(cli, ['harnesses'], { encoding: 'utf8', env, timeout: 30000 });
+  if (r.status !== 0) throw new Error(`"spillscope harnesses" exited ${r.status}: ${(r.stderr || '').trim().slice(0, 300)}`);
+  return JSON.parse(r.stdout).harnesses.flatMap((h) => h.roots.map((root) => ({ harness: h.name, path: root.path, exists: root.exists })));
+}
+
 export function readJSON(p) {
   return JSON.parse(readFileSync(p, 'utf8'));
 }
@@ -179,4 +191,16 @@ export function noCJKFonts() {
     `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>/usr/share/fonts/truetype/dejavu</dir>\n  <cachedir>${dir}/cache</cachedir>\n</fontconfig>\n`,
   );
   return file;
+}
+
+/**
+ * generateSample writes the bundled sample corpus to dir with the built CLI;
+ * it returns "" or why it could not (for a suite's skip reason).
+ */
+export function generateSample(dir) {
+  const cli = join(repoDir, 'build', 'bin', 'spillscope');
+  if (!existsSync(cli)) return `${cli} is missing (build it with: make build/bin/spillscope)`;
+  const r = spawnSync(cli, ['sample', '--out', dir], { encoding: 'utf8', timeout: 120000 });
+  if (r.status !== 0) return `"spillscope sample" exited ${r.status}: ${(r.stderr || '').trim().slice(0, 300)}`;
+  return '';
 }

@@ -4,22 +4,12 @@
 // real browser against the live Go bindings.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureArtifacts, openApp, repoDir, stopAll, tempHome, waitFor } from './harness.mjs';
+import { ensureArtifacts, generateSample, openApp, stopAll, tempHome, waitFor } from './harness.mjs';
 
 // A signed-URL parameter followed by a value: a credential the screen must never show.
 // The placeholders the screens write instead of a value ([redacted] in text, … in a redacted URI) are no value.
 const signedValue = /X-Amz-Signature=(?!\[redacted\]|…)[^&\s"'<>]+/i;
-
-function generateSample(dir) {
-  const cli = join(repoDir, 'build', 'bin', 'spillscope');
-  if (!existsSync(cli)) return `${cli} is missing (build it with: make build/bin/spillscope)`;
-  const r = spawnSync(cli, ['sample', '--out', dir], { encoding: 'utf8', timeout: 120000 });
-  if (r.status !== 0) return `"spillscope sample" exited ${r.status}: ${(r.stderr || '').trim().slice(0, 300)}`;
-  return '';
-}
 
 const home = tempHome();
 const sampleDir = join(home, 'roots', 'sample');
@@ -65,6 +55,19 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
     const harnesses = new Set(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.harness)));
     assert.ok(harnesses.size >= 2, `several harnesses, got ${[...harnesses]}`);
     await shot('sessions');
+
+    // The skipped lines: one row per file and kind, each saying how many more it stands for; together
+    // they are the totals' count.
+    await page.getByTestId('index-panel').getByRole('button', { name: 'Show skipped lines' }).click();
+    const items = page.locator('[data-testid=index-panel] .diag li');
+    await items.first().waitFor({ timeout: 10000 });
+    const counted = await items.evaluateAll((lis) =>
+      lis.reduce((n, li) => n + 1 + Number(li.querySelector('[data-testid=diag-more]')?.textContent.match(/\d+/)?.[0] ?? 0), 0),
+    );
+    assert.equal(counted, Number(totals.match(/(\d+) skipped lines/)[1]), await items.allTextContents());
+    const keys = await items.evaluateAll((lis) => lis.map((li) => `${li.querySelector('code').textContent.replace(/:\d+$/, '')} ${li.dataset.code}`));
+    assert.equal(new Set(keys).size, keys.length, `one row per file and kind: ${keys}`);
+    await page.getByTestId('index-panel').getByRole('button', { name: 'Hide skipped lines' }).click();
   });
 
   test('filters sessions by harness', async () => {
@@ -196,6 +199,7 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
     );
     await page.locator(`[data-testid=session-row][data-session-id="${ids[0]}"] [data-testid=session-open]`).click();
     await page.getByTestId('result-row').first().waitFor({ timeout: 20000 });
+    assert.match(await page.getByTestId('session-facts').textContent(), /[1-9]\d* model calls · \d+ compactions · \d+ API errors retried · \d+ aborted turns/);
     await shot('session');
 
     // The largest text-only result: images would bring pricing rules into the budget check.
@@ -285,9 +289,11 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
       await page.getByTestId('session-view').waitFor();
       await waitFor(async () => (await page.getByTestId('result-row').count()) > 0 || (await page.getByText('recorded no tool results').count()) > 0, 'results', 10000);
       const cells = await page.getByTestId('notice-cell').evaluateAll((els) =>
-        els.map((el) => ({ id: el.closest('tr').dataset.resultId, exists: el.dataset.fileExists === 'true' })),
+        els.map((el) => ({ id: el.closest('tr').dataset.resultId, exists: el.dataset.fileExists === 'true', state: el.dataset.fileState })),
       );
       for (const c of cells) {
+        // A notice into another session's spill folder is neither (dsh.test.mjs checks it).
+        if (c.state !== 'exists' && c.state !== 'missing') continue;
         if ((c.exists && found) || (!c.exists && missing)) continue;
         await page.locator(`[data-testid=result-row][data-result-id="${c.id}"] [data-testid=result-open]`).click();
         const pane = page.getByTestId('spill-file');

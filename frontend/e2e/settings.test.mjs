@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureArtifacts, openApp, readJSON, repoDir, stopAll, tempHome, waitFor } from './harness.mjs';
+import { ensureArtifacts, harnessRoots, openApp, readJSON, repoDir, stopAll, tempHome, waitFor } from './harness.mjs';
 
 const home = tempHome();
 const sampleDir = join(home, 'elsewhere', 'agent-logs');
@@ -42,8 +42,17 @@ describe('settings, remembered across restarts', { skip: skipReason ? `setup fai
     await page.getByTestId('largest').waitFor({ timeout: 30000 });
     await page.getByTestId('nav-settings').click();
     await page.getByTestId('roots-none').waitFor({ timeout: 20000 });
-    const defaults = await page.locator('[data-testid=roots-default] [data-testid=root-row]').evaluateAll((trs) => trs.map((tr) => [tr.dataset.source, tr.dataset.exists]));
-    assert.deepEqual(defaults, [['default', 'false'], ['default', 'false'], ['default', 'false']]);
+    const defaults = await page.locator('[data-testid=roots-default] [data-testid=root-row]').evaluateAll((trs) =>
+      trs.map((tr) => ({ path: tr.querySelector('code').textContent, source: tr.dataset.source, exists: tr.dataset.exists })),
+    );
+    // One row for each place the harness registry names under this home
+    // (none of them made here), as the command line lists them.
+    const usual = harnessRoots(env);
+    assert.ok(usual.length > 0, 'the registry lists default roots');
+    assert.deepEqual(defaults, usual.map((r) => ({ path: r.path, source: 'default', exists: 'false' })));
+    // With none chosen and no SPILLSCOPE_ROOTS, the usual places are what is indexed.
+    const indexed = await page.locator('[data-testid=roots] [data-testid=root-row]').evaluateAll((trs) => trs.map((tr) => [tr.dataset.source, tr.querySelector('code').textContent]));
+    assert.deepEqual(indexed, usual.map((r) => ['default', r.path]));
     assert.equal(await page.getByTestId('roots-from-env').count(), 0);
   });
 
@@ -75,7 +84,7 @@ describe('settings, remembered across restarts', { skip: skipReason ? `setup fai
     await page.getByTestId('defaults-saved').waitFor({ timeout: 10000 });
     assert.deepEqual(saved()?.defaults, { budget: 3000, route: '', estimator: 'cl100k_base', readTools: ['view', 'cat'] });
     await page.getByTestId('nav-playground').click();
-    await waitFor(async () => (await page.getByTestId('encoding-select').inputValue()) === 'cl100k_base', 'the default estimator in the playground', 10000);
+    await waitFor(async () => (await page.getByTestId('estimator-select').inputValue()) === 'cl100k_base', 'the default estimator in the playground', 10000);
   });
 
   let resultId = 0;
@@ -102,7 +111,7 @@ describe('settings, remembered across restarts', { skip: skipReason ? `setup fai
     await waitFor(async () => (await page.getByTestId('budget-input').inputValue()) === '1500', 'the remembered budget', 10000);
     const shown = await page.evaluate(() => document.querySelector('[data-testid=result-view]') && true);
     assert.ok(shown);
-    const detail = await page.evaluate((id) => window.go.app.Sessions.Result(id), resultId);
+    const detail = await page.evaluate((id) => window.go.app.Sessions.Result({ id, reveal: false }), resultId);
     assert.match(await page.getByTestId('result-view').textContent(), new RegExp(detail.row.tool.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
     // Escape goes up to the session it came from, also after a restart.
     await page.keyboard.press('Escape');
@@ -116,7 +125,7 @@ describe('settings, remembered across restarts', { skip: skipReason ? `setup fai
     await page.getByTestId('root-remove').click();
     await page.getByTestId('roots-none').waitFor({ timeout: 10000 });
     assert.deepEqual(saved()?.roots, []);
-    const indexed = await page.locator('[data-testid=roots] [data-testid=root-row]').evaluateAll((trs) => trs.map((tr) => tr.dataset.source));
-    assert.deepEqual(indexed, ['default', 'default', 'default']);
+    const indexed = await page.locator('[data-testid=roots] [data-testid=root-row]').evaluateAll((trs) => trs.map((tr) => [tr.dataset.source, tr.querySelector('code').textContent]));
+    assert.deepEqual(indexed, harnessRoots(env).map((r) => ['default', r.path]));
   });
 });

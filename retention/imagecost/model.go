@@ -54,6 +54,11 @@ func deepSeekRoute(m string) string {
 // normalizeModel lower-cases a recorded model name and strips provider
 // prefixes: "models/", "openai/", "anthropic.", "us.anthropic.", and a
 // Bedrock or Vertex "@"/":" version suffix is left for prefix matching.
+// NormalizeModel is a model name as every model table here matches it:
+// lower case, without a provider path ("openai/", "models/") or a Bedrock
+// prefix ("us.anthropic.").
+func NormalizeModel(model string) string { return normalizeModel(model) }
+
 func normalizeModel(model string) string {
 	m := strings.ToLower(strings.TrimSpace(model))
 	if i := strings.LastIndexByte(m, '/'); i >= 0 {

@@ -197,18 +197,11 @@ func sniffFile(f *os.File) (Info, error) {
 // not checked: the price depends only on the header, and checking the rest
 // would mean reading all of it.
 func SniffBase64(data string) (Info, error) {
-	data = strings.TrimSpace(data)
-	if strings.HasPrefix(data, "data:") {
-		comma := strings.IndexByte(data, ',')
-		if comma < 0 {
-			return Info{}, fmt.Errorf("%w: data URL without a comma", ErrBase64)
-		}
-		data = strings.TrimSpace(data[comma+1:])
+	r, err := Base64Reader(data)
+	if err != nil {
+		return Info{}, err
 	}
-	if data == "" {
-		return Info{}, fmt.Errorf("%w: empty", ErrBase64)
-	}
-	src := &b64Source{r: base64.NewDecoder(base64.RawStdEncoding, &b64Filter{s: data})}
+	src := r.(*b64Source)
 	info, err := SniffReader(src)
 	if src.err != nil {
 		// A base64 fault explains a header error better than the header
@@ -218,22 +211,27 @@ func SniffBase64(data string) (Info, error) {
 	return info, err
 }
 
-// b64Source remembers the base64 decoder's error so SniffBase64 can report
-// invalid base64 as such rather than as a truncated header.
+// b64Source reads through the base64 decoder and words its faults as
+// ErrBase64, remembering the first so SniffBase64 can report invalid base64
+// as such rather than as a truncated header.
 type b64Source struct {
 	r   io.Reader
 	err error
 }
 
 func (s *b64Source) Read(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
 	n, err := s.r.Read(p)
-	if err != nil && !errors.Is(err, io.EOF) && s.err == nil {
+	if err != nil && !errors.Is(err, io.EOF) {
 		var corrupt base64.CorruptInputError
 		if errors.As(err, &corrupt) {
 			s.err = fmt.Errorf("%w: bad character or length near offset %d", ErrBase64, int64(corrupt))
 		} else {
 			s.err = fmt.Errorf("%w: %w", ErrBase64, err)
 		}
+		return n, s.err
 	}
 	return n, err
 }

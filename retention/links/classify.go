@@ -133,6 +133,14 @@ func classifyBlock(b retention.Block, never map[string]bool) View {
 		default:
 			v.Kind = KindStub
 		}
+	case retention.TypeToolReference:
+		// The model is given the named tool's definition: the block reaches
+		// it as itself, read here as a line naming the tool.
+		v.Kind = KindItself
+		v.Line = "[tool reference]"
+		if name := Label(b.Name, MaxNameRunes); name != "" {
+			v.Line = "[tool reference: " + name + "]"
+		}
 	case retention.TypeResource:
 		v.Kind, v.Reason = KindMarker, ReasonResourceWithoutLink
 		v.Line = "[Reference not shown: it arrived without a link.]"

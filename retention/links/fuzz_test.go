@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"spillscope/retention"
 )
@@ -97,6 +98,15 @@ func FuzzCheckURI(f *testing.F) {
 		d = LinkLine(retention.Block{Type: retention.TypeResourceLink, URI: withUser, Name: "n"})
 		if d.Shown || strings.Contains(d.Line, user) || strings.Contains(d.Line, pass) {
 			t.Fatalf("LinkLine(%q) = %+v holds the userinfo", withUser, d)
+		}
+		// The audit's host column: never the userinfo, never a path or a
+		// line break, within its bound.
+		for _, u := range []string{base, withUser, uri} {
+			h := URIHost(u)
+			if strings.Contains(h, user) || strings.Contains(h, pass) || strings.ContainsAny(h, "/?#@\n\r") ||
+				utf8.RuneCountInString(h) > MaxHostRunes {
+				t.Fatalf("URIHost(%q) = %q", u, h)
+			}
 		}
 	})
 }

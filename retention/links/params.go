@@ -3,6 +3,9 @@ package links
 // Family is one group of query or fragment parameter names that carry a
 // credential, as one provider (or one protocol) documents them.
 type Family struct {
+	// Key is the short name the links audit filters by: the provider, one
+	// key for all its signing versions (FamilyAWS covers SigV4 and SigV2).
+	Key string
 	// Name says whose names these are, for help text and tests.
 	Name string
 	// Source is the documentation the names were taken from.
@@ -29,21 +32,25 @@ type Family struct {
 //     would hide the ordinary links agents use most.
 var credentialFamilies = []Family{
 	{
+		Key:    FamilyAWS,
 		Name:   "AWS Signature Version 4 (presigned URL)",
 		Source: "docs.aws.amazon.com/AmazonS3/latest/API/sigv4-query-string-auth.html; IAM User Guide, Common Parameters",
 		Params: []string{"X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token"},
 	},
 	{
+		Key:    FamilyAWS,
 		Name:   "AWS Signature Version 2 (query string authentication)",
 		Source: "docs.aws.amazon.com/AmazonS3/latest/API/RESTAuthentication.html",
 		Params: []string{"AWSAccessKeyId", "Signature"},
 	},
 	{
+		Key:    FamilyGCS,
 		Name:   "Google Cloud Storage V4 signed URL",
 		Source: "cloud.google.com/storage/docs/access-control/signing-urls-manually",
 		Params: []string{"X-Goog-Signature", "X-Goog-Credential"},
 	},
 	{
+		Key:    FamilyGCS,
 		Name:   "Google Cloud Storage V2 signed URL",
 		Source: "cloud.google.com/storage/docs/access-control/signed-urls-v2",
 		Params: []string{"GoogleAccessId", "Signature"},
@@ -52,11 +59,13 @@ var credentialFamilies = []Family{
 		// sig is the HMAC over the signed fields, the one bearer secret of a
 		// SAS; sv, ss, srt, sp, se, st, sip, spr, sr and the user-delegation
 		// skoid/sktid/skt/ske/sks/skv are signed metadata (see above).
+		Key:    FamilyAzureSAS,
 		Name:   "Azure Storage shared access signature (SAS)",
 		Source: "learn.microsoft.com/rest/api/storageservices/create-service-sas",
 		Params: []string{"sig"},
 	},
 	{
+		Key:    FamilyCloudFront,
 		Name:   "Amazon CloudFront signed URL",
 		Source: "docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/private-content-creating-signed-url-canned-policy.html",
 		Params: []string{"Signature", "Key-Pair-Id"},
@@ -64,11 +73,13 @@ var credentialFamilies = []Family{
 	{
 		// hm is the signature; ex (expiry) and is (issue time) are
 		// hex timestamps.
+		Key:    FamilyDiscord,
 		Name:   "Discord signed attachment CDN URL",
 		Source: "discord.com/developers/docs/reference#signed-attachment-cdn-urls",
 		Params: []string{"hm"},
 	},
 	{
+		Key:    FamilyB2,
 		Name:   "Backblaze B2 download authorization",
 		Source: "backblaze.com/apidocs/b2-download-file-by-name; b2-get-download-authorization",
 		Params: []string{"Authorization"},
@@ -79,6 +90,7 @@ var credentialFamilies = []Family{
 		// (id_token), RFC 7636 (code_verifier), RFC 7521/7523
 		// (client_assertion, assertion), RFC 8628 (device_code), RFC 8693
 		// (subject_token, actor_token).
+		Key:    FamilyOAuth2,
 		Name:   "OAuth 2.0 and OpenID Connect",
 		Source: "RFC 6749 §4.1.2, §4.2.2, §2.3.1, §6; OpenID Connect Core §3.2.2.5; RFC 7636; RFC 7521; RFC 8628; RFC 8693",
 		Params: []string{
@@ -91,11 +103,13 @@ var credentialFamilies = []Family{
 		// oauth_consumer_key is the client's identifier, not its secret
 		// (RFC 5849 §3.1), but several APIs accept it alone as an API key,
 		// and it never appears in an ordinary link, so it is listed.
+		Key:    FamilyOAuth1,
 		Name:   "OAuth 1.0a",
 		Source: "RFC 5849 §2.1, §2.2, §2.3, §3.1",
 		Params: []string{"oauth_token", "oauth_token_secret", "oauth_signature", "oauth_verifier", "oauth_consumer_key"},
 	},
 	{
+		Key:    FamilyGeneric,
 		Name:   "Generic API keys, tokens, passwords and secrets",
 		Source: "common usage (GitLab private_token, x-api-key, Basic credentials in query strings)",
 		Params: []string{
@@ -109,6 +123,7 @@ var credentialFamilies = []Family{
 	{
 		// A session id in a URL is a bearer credential: whoever holds it is
 		// logged in. CFID/CFTOKEN are ColdFusion's URL session pair.
+		Key:    FamilySession,
 		Name:   "Session identifiers",
 		Source: "OWASP Session Management Cheat Sheet (session ID exposure in URLs); servlet jsessionid; PHP PHPSESSID",
 		Params: []string{

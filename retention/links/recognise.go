@@ -221,38 +221,48 @@ func uriSecrets(uri string, k *sink) bool {
 	return paramSecrets(uri, k)
 }
 
-// userinfoSpan finds a non-empty userinfo before the host. For the special
-// schemes the authority is read as browsers read it: after any run of / or
-// \, or none.
+// userinfoSpan finds a non-empty userinfo before the host.
 func userinfoSpan(uri string) (int, int, bool) {
 	if !containsByte(uri, '@') {
 		return 0, 0, false
 	}
+	off, auth, ok := authority(uri)
+	if !ok {
+		return 0, 0, false
+	}
+	at := strings.LastIndexByte(auth, '@')
+	if at <= 0 {
+		return 0, 0, false
+	}
+	return off, off + at, true
+}
+
+// authority finds a URI's authority (userinfo, host and port): where it
+// begins and its text. For the special schemes it is read as browsers read
+// it: after any run of / or \, or none, and up to /, \, ? or #; for the
+// others after // and up to /, ? or #. ok is false for a URI without one.
+func authority(uri string) (off int, auth string, ok bool) {
 	scheme, rest := splitScheme(uri)
 	special := isSpecialScheme(scheme)
-	var auth string
 	switch {
 	case special:
 		auth = strings.TrimLeft(rest, `/\`)
 	case strings.HasPrefix(rest, "//"):
 		auth = rest[2:]
 	default:
-		return 0, 0, false
+		return 0, "", false
 	}
-	off := len(uri) - len(auth)
-	end := len(auth)
-	for i := 0; i < len(auth); i++ {
-		c := auth[i]
-		if c == '/' || c == '?' || c == '#' || special && c == '\\' {
-			end = i
-			break
+	return len(uri) - len(auth), authorityEnd(auth, special), true
+}
+
+// authorityEnd cuts s where its authority ends.
+func authorityEnd(s string, special bool) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '/' || c == '?' || c == '#' || special && c == '\\' {
+			return s[:i]
 		}
 	}
-	at := strings.LastIndexByte(auth[:end], '@')
-	if at <= 0 {
-		return 0, 0, false
-	}
-	return off, off + at, true
+	return s
 }
 
 // nestedUserinfo finds the userinfo of URLs nested in uri[from:] (a query or

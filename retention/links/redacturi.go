@@ -80,3 +80,37 @@ func FoundURI(text string, f Found) string {
 	}
 	return unescape(text[f.Start:f.End], false).s
 }
+
+// MaxHostRunes bounds a host as the links audit stores and shows it (a DNS
+// name is at most 253 characters).
+const MaxHostRunes = 253
+
+// URIHost is the host a URI names, as the links audit groups and filters
+// links by it: lower-cased, without userinfo, port or trailing dot, read as
+// userinfoSpan reads an authority (after any run of / or \ for the special
+// schemes, after // for the others), and for a www. host written without a
+// scheme, as the scanner reads one. A URI without an authority (mailto:,
+// a relative path) has none: "". The host is no credential: a URI's
+// userinfo never reaches it.
+func URIHost(uri string) string {
+	_, auth, ok := authority(uri)
+	if !ok {
+		scheme, rest := splitScheme(uri)
+		if scheme != "" || len(rest) <= 4 || !strings.EqualFold(rest[:4], "www.") {
+			return ""
+		}
+		auth = authorityEnd(rest, true)
+	}
+	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+		auth = auth[at+1:]
+	}
+	if strings.HasPrefix(auth, "[") {
+		if end := strings.IndexByte(auth, ']'); end > 0 {
+			auth = auth[:end+1]
+		}
+	} else if c := strings.LastIndexByte(auth, ':'); c >= 0 {
+		auth = auth[:c]
+	}
+	auth = strings.TrimSuffix(strings.ToLower(auth), ".")
+	return clean(auth, MaxHostRunes, false)
+}

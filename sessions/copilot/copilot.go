@@ -29,8 +29,10 @@ type Diagnostic = readkit.Diagnostic
 
 // Diagnostic codes.
 const (
-	// DiagBadLine: a line that is not a JSON object with a string "type".
+	// DiagBadLine: a line that is not a JSON object.
 	DiagBadLine = "copilot.bad-line"
+	// DiagNoType: a JSON object line without a string "type".
+	DiagNoType = "copilot.no-type"
 	// DiagUnknownEvent: lines of an event type this reader does not know,
 	// one diagnostic per type per pass with "type", "count" and "first".
 	DiagUnknownEvent = "copilot.unknown-event"

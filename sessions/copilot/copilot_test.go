@@ -287,7 +287,7 @@ func TestShapes(t *testing.T) {
 			`{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"bash","arguments":{}}}`,
 			`{"type":"tool.execution_complete","data":{"toolCallId":"c1","success":true,"result":{"content":"x"}}}`,
 		}, func(t *testing.T, c *collected) {
-			if got := c.codes(); !reflect.DeepEqual(got, []string{DiagBadLine, DiagBadLine}) || len(c.results) != 1 {
+			if got := c.codes(); !reflect.DeepEqual(got, []string{DiagBadLine, DiagNoType}) || len(c.results) != 1 {
 				t.Errorf("%v %d", got, len(c.results))
 			}
 		}},

@@ -137,9 +137,13 @@ func (p *pass) line(l readkit.Line) error {
 				Params:  map[string]string{"start": readkit.Quote(b)},
 				Message: fmt.Sprintf("not a Copilot CLI session log: line 1 is not an event (starts with %s)", readkit.Quote(b))})
 		}
+		if err == nil {
+			return p.diag(Diagnostic{Code: DiagNoType, Line: l.Number,
+				Message: fmt.Sprintf("line %d is a JSON object without a \"type\"", l.Number)})
+		}
 		return p.diag(Diagnostic{Code: DiagBadLine, Line: l.Number,
 			Params:  map[string]string{"start": readkit.Quote(b)},
-			Message: fmt.Sprintf("line %d is not a JSON event with a \"type\" (starts with %s)", l.Number, readkit.Quote(b))})
+			Message: fmt.Sprintf("line %d is not a JSON object (starts with %s)", l.Number, readkit.Quote(b))})
 	}
 	if !known[e.Type] {
 		p.unknown.Add(e.Type, l.Number, 0)

@@ -22,9 +22,13 @@ import (
 // seen (Unix seconds; the boundary second is read again), Ledger the
 // highest usage_ledger row read.
 type DBCursor struct {
-	Updated  int64                  `json:"updated"`
-	Ledger   int64                  `json:"ledger"`
-	Sessions map[string]Fingerprint `json:"sessions,omitempty"`
+	Updated int64 `json:"updated"`
+	Ledger  int64 `json:"ledger"`
+	// HasLedger is set when the database has a usage_ledger table: its
+	// rows are then the usage record, and the sessions' running totals
+	// repeat them.
+	HasLedger bool                   `json:"hasLedger,omitempty"`
+	Sessions  map[string]Fingerprint `json:"sessions,omitempty"`
 }
 
 // Fingerprint is a session's messages as a pass left them.
@@ -134,6 +138,7 @@ func (p *dbPass) run() (DBCursor, error) {
 		}
 	}
 	if p.cols["usage_ledger"]["id"] {
+		next.HasLedger = true
 		if next.Ledger, err = p.ledger(); err != nil {
 			return p.from, err
 		}

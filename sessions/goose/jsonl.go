@@ -152,8 +152,7 @@ func readJSONLResult(path string, loc Locator) (Result, error) {
 }
 
 // DetectJSONL reports whether the file at path is a legacy goose session:
-// its first line is goose's session metadata (with a working_dir) or a
-// goose message (role, created and a content list).
+// its first line is one DetectLine accepts.
 func DetectJSONL(path string) bool {
 	if !strings.HasSuffix(path, ".jsonl") {
 		return false
@@ -167,13 +166,20 @@ func DetectJSONL(path string) bool {
 	if err != nil || !l.Complete {
 		return false
 	}
+	return DetectLine(l.Bytes)
+}
+
+// DetectLine reports whether line is the first line of a legacy goose
+// session: goose's session metadata (with a working_dir) or a goose
+// message (role, created and a content list).
+func DetectLine(line []byte) bool {
 	var probe struct {
 		WorkingDir *string           `json:"working_dir"`
 		Role       string            `json:"role"`
 		Created    *int64            `json:"created"`
 		Content    []json.RawMessage `json:"content"`
 	}
-	if json.Unmarshal(l.Bytes, &probe) != nil {
+	if json.Unmarshal(bytes.TrimSpace(line), &probe) != nil {
 		return false
 	}
 	return probe.WorkingDir != nil || (probe.Role != "" && probe.Created != nil && probe.Content != nil)

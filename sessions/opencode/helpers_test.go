@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"spillscope/sessions/samplegen"
 )
 
 type collected struct {
@@ -90,28 +92,9 @@ func assistantInfo(id string, created int64) map[string]any {
 		"tokens": map[string]any{"input": 0, "output": 0, "reasoning": 0, "cache": map[string]any{"read": 0, "write": 0}}}
 }
 
-// schema is OpenCode's database as its drizzle definitions
-// (session/session.sql.ts, storage/schema.sql.ts) create it.
-const schema = `
-CREATE TABLE project (id text PRIMARY KEY, worktree text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL);
-CREATE TABLE session (
-  id text PRIMARY KEY, project_id text NOT NULL REFERENCES project(id) ON DELETE CASCADE, workspace_id text,
-  parent_id text, slug text NOT NULL, directory text NOT NULL, path text, title text NOT NULL, version text NOT NULL,
-  share_url text, summary_additions integer, summary_deletions integer, summary_files integer, summary_diffs text,
-  cost real DEFAULT 0 NOT NULL, tokens_input integer DEFAULT 0 NOT NULL, tokens_output integer DEFAULT 0 NOT NULL,
-  tokens_reasoning integer DEFAULT 0 NOT NULL, tokens_cache_read integer DEFAULT 0 NOT NULL,
-  tokens_cache_write integer DEFAULT 0 NOT NULL, revert text, permission text, agent text, model text,
-  time_created integer NOT NULL, time_updated integer NOT NULL, time_compacting integer, time_archived integer);
-CREATE INDEX session_project_idx ON session (project_id);
-CREATE INDEX session_parent_idx ON session (parent_id);
-CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL REFERENCES session(id) ON DELETE CASCADE,
-  time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
-CREATE INDEX message_session_time_created_id_idx ON message (session_id, time_created, id);
-CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL REFERENCES message(id) ON DELETE CASCADE,
-  session_id text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
-CREATE INDEX part_message_id_id_idx ON part (message_id, id);
-CREATE INDEX part_session_idx ON part (session_id);
-`
+// schema is OpenCode's database as its drizzle definitions create it, the
+// schema the sample generator writes.
+const schema = samplegen.OpenCodeSchema
 
 // openWriter opens a database the way OpenCode does (WAL, foreign keys).
 func openWriter(t testing.TB, path string) *sql.DB {

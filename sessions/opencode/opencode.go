@@ -147,7 +147,7 @@ type Usage struct {
 	Model       string
 	Provider    string
 	Time        time.Time
-	Line        int64
+	Line        int64 // where the call began in an export: its step-start part
 	Row         int64
 	Input       int64
 	CacheRead   int64
@@ -173,12 +173,15 @@ type Compaction struct {
 	Kind      string
 	SessionID string
 	MessageID string
-	PartID    string
-	Auto      bool
-	Overflow  bool
-	Time      time.Time
-	Line      int64
-	Row       int64
+	// ParentID is a summary's parent: the user message whose compaction
+	// part asked for it.
+	ParentID string
+	PartID   string
+	Auto     bool
+	Overflow bool
+	Time     time.Time
+	Line     int64
+	Row      int64
 }
 
 // Handler receives what a pass reads. Nil fields are skipped; an error from

@@ -79,6 +79,7 @@ type partJSON struct {
 type messageJSON struct {
 	ID         string `json:"id"`
 	SessionID  string `json:"sessionID"`
+	ParentID   string `json:"parentID"`
 	Role       string `json:"role"`
 	ModelID    string `json:"modelID"`
 	ProviderID string `json:"providerID"`
@@ -118,6 +119,10 @@ type where struct {
 type emitter struct {
 	h       Handler
 	unknown readkit.Tally
+	// stepLine is the line of the last step-start part: a step's call
+	// begins there, before the tools it called, while its step-finish
+	// comes after them (export documents; rows and files have no lines).
+	stepLine int64
 }
 
 func (e *emitter) diag(d Diagnostic) error {
@@ -167,13 +172,20 @@ func (e *emitter) part(raw []byte, msg *messageJSON, ids partJSON, w where) (ste
 		r.Model, r.Provider, r.Agent = model, provider, agent
 		r.Locator, r.Line, r.Row = w.loc, w.line, w.row
 		return false, e.h.Result(r)
+	case p.Type == "step-start":
+		e.stepLine = w.line
 	case p.Type == "step-finish":
+		start := e.stepLine
+		e.stepLine = 0
 		if p.Tokens == nil || e.h.Usage == nil {
 			return true, nil
 		}
 		u := usageOf(p.Tokens)
 		u.SessionID, u.MessageID, u.Key = p.SessionID, p.MessageID, p.ID
 		u.Model, u.Provider, u.Cost, u.Line, u.Row = model, provider, p.Cost, w.line, w.row
+		if start > 0 && start <= w.line {
+			u.Line = start
+		}
 		if msg != nil {
 			u.Time = ms(msg.Time.Created)
 		}
@@ -208,7 +220,7 @@ func (e *emitter) message(m *messageJSON, hasStepFinish bool, w where) error {
 		}
 	}
 	if m.isSummary() && e.h.Compaction != nil {
-		return e.h.Compaction(Compaction{Kind: CompactionSummary, SessionID: m.SessionID, MessageID: m.ID,
+		return e.h.Compaction(Compaction{Kind: CompactionSummary, SessionID: m.SessionID, MessageID: m.ID, ParentID: m.ParentID,
 			Time: ms(m.Time.Created), Line: w.line, Row: w.row})
 	}
 	return nil

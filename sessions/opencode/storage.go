@@ -57,6 +57,45 @@ func ReadStorage(ctx context.Context, root string, from StorageCursor, h Handler
 	return next, nil
 }
 
+// ReadStorageSession reads one session of the storage folder at root: its
+// session file sf (<root>/session/<project>/<id>.json), its messages and
+// their parts, reported whole (Complete).
+func ReadStorageSession(ctx context.Context, root, sf string, h Handler) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	e := &emitter{h: wrapCallbacks(h)}
+	sid := strings.TrimSuffix(filepath.Base(sf), ".json")
+	msgs, _ := storageMessages(root, sid)
+	if err := e.storageSession(root, sf, sid, msgs); err != nil {
+		return readkit.Unwrap(err)
+	}
+	return readkit.Unwrap(e.finish())
+}
+
+// StorageStamp is what changes when OpenCode writes a session of the
+// storage folder at root: the newest modification time (Unix nanoseconds)
+// among its message and part files and their folders, and how many files
+// it has (a revert removes some).
+func StorageStamp(root, sid string) (newest int64, files int) {
+	msgs, newest := storageMessages(root, sid)
+	for _, m := range msgs {
+		files += 1 + len(m.parts)
+	}
+	return newest, files
+}
+
+// StorageRoot is the storage folder a session file lies in
+// (<root>/session/<project>/<id>.json), or "" when path is not one.
+func StorageRoot(path string) string {
+	proj := filepath.Dir(path)
+	sess := filepath.Dir(proj)
+	if filepath.Base(sess) != "session" || !strings.HasSuffix(path, ".json") || !IsStorage(filepath.Dir(sess)) {
+		return ""
+	}
+	return filepath.Dir(sess)
+}
+
 type storedMessage struct {
 	path  string
 	parts []string

@@ -27,6 +27,6 @@ func ExampleGenerate() {
 	c := m.PerHarness[samplegen.HarnessClaude]
 	fmt.Println("claude subagents:", c.Subagents, "missing spill files:", c.SpillFilesMissing, "invalid images:", c.InvalidImages)
 	// Output:
-	// sessions: 6 tool results: 29 images: 5 spill notices: 8 bad lines: 3
+	// sessions: 14 tool results: 58 images: 10 spill notices: 19 bad lines: 3
 	// claude subagents: 1 missing spill files: 1 invalid images: 1
 }

@@ -1,5 +1,6 @@
 // Package samplegen writes realistic agent session folders (Claude Code, Codex
-// CLI, Gemini CLI and spillscope's own spill layout) for tests, benchmarks and
+// CLI, Gemini CLI, dsh, OpenCode, GitHub Copilot CLI, goose and spillscope's
+// own spill layout) for tests, benchmarks and
 // for running the app on a machine that has no sessions of its own.
 //
 // Layout under the corpus folder:
@@ -11,7 +12,12 @@
 //	gemini/tmp/<project hash>/chats/session-<YYYY-MM-DDThh-mm>-<id8>.json
 //	gemini/tmp/<project hash>/tool-outputs/session-<id>/<tool>_<callId>.txt
 //	spillscope/<id>.txt, spillscope/<id>.retained.json, spillscope/attachments/<sha256>.png
-//	opencode/tool-output/tool_<id>, goose/goose_mcp_responses/mcp_response_<ts>.txt
+//	opencode/opencode.db, opencode/export/<session id>.json, opencode/tool-output/tool_<id>
+//	copilot/session-state/<id>/events.jsonl, copilot/tmp/<ms>-copilot-tool-output-<id>.txt
+//	goose/sessions/sessions.db, goose/mcp_responses/mcp_response_<ts>_<rand>.txt
+//	goose/goose_mcp_responses/mcp_response_<ts>.txt (relayed by an MCP bridge)
+//	dsh/home/sessions/--<project key>--/<id>/session[.v4].jsonl[.zstd], dsh/home/attachments/v1/objects/…
+//	dsh/tmp/dsh-spill-<6>/session-<sha12>/<12 hex>-<tool>.txt (dsh.go)
 //
 // Everything is derived from Options.Seed, so the same seed written to the same
 // folder gives the same bytes. Generate returns a Manifest holding the counts
@@ -36,6 +42,9 @@ const (
 	HarnessCodex      = "codex"
 	HarnessGemini     = "gemini"
 	HarnessSpillscope = "spillscope"
+	HarnessOpenCode   = "opencode"
+	HarnessCopilot    = "copilot"
+	HarnessGoose      = "goose"
 )
 
 // Spill-notice kinds used as keys of Counts.NoticeKinds.
@@ -43,9 +52,12 @@ const (
 	NoticeClaude     = "claude-persisted-output"
 	NoticeClaudeMCP  = "claude-mcp-saved"
 	NoticeSpillscope = "spillscope"
-	NoticeOpenCode   = "opencode"
-	NoticeGoose      = "goose"
+	NoticeOpenCode   = "opencode-truncate"
+	NoticeGoose      = "goose-large-response"
 	NoticeGemini     = "gemini-cli"
+	// NoticeOpenCodeShell is the OpenCode shell tool's own notice.
+	NoticeOpenCodeShell = "opencode-shell-truncate"
+	NoticeCopilot       = "copilot-large-output"
 )
 
 // DefaultScreenshotBytes is the PNG size aimed at when Options.ScreenshotBytes
@@ -69,7 +81,10 @@ type Options struct {
 
 // Usage is provider-reported token usage as a session records it, after the
 // dedupe an indexer must do: Claude Code per message.id (last line wins),
-// Codex the last running total, Gemini the sum of its per-message records.
+// Codex the last running total, Gemini the sum of its per-message records,
+// OpenCode its step-finish parts (input without the cache), Copilot CLI its
+// messages' output and session.shutdown's input, cache and reasoning, goose
+// its usage ledger (input with the cache in it).
 // Fields a harness does not report stay zero. As recorded, Claude's
 // InputTokens exclude the cache counts, while Codex's and Gemini's include
 // CachedInputTokens (and their OutputTokens include ReasoningOutputTokens
@@ -100,16 +115,22 @@ func (u *Usage) add(v Usage) {
 //
 // What is counted, precisely, so an indexer can compare:
 //   - Files: transcript files an indexer parses (Claude main and subagent
-//     .jsonl, Codex rollouts, Gemini chat .json, spillscope .retained.json).
-//     Spill files, attachments and other harnesses' output files are not.
+//     .jsonl, Codex rollouts, Gemini chat .json, spillscope .retained.json,
+//     OpenCode's database and export documents, Copilot CLI events.jsonl,
+//     goose's database). Spill files, attachments and other harnesses'
+//     output files are not.
 //   - Sessions: Claude main transcripts (a subagent transcript belongs to its
 //     parent session and is counted in Subagents), Codex rollouts, Gemini chat
-//     files, and each spillscope record (a session of one tool result, the
-//     way it is re-run).
+//     files, each spillscope record (a session of one tool result, the
+//     way it is re-run), each session row of the OpenCode and goose
+//     databases (a subagent's is a session of its own there), each OpenCode
+//     export and each Copilot CLI log.
 //   - ToolResults: Claude tool_result blocks on user lines of main and subagent
 //     transcripts (never the copies inside progress lines or toolUseResult),
 //     Codex function_call_output and custom_tool_call_output items, Gemini
-//     toolCalls entries, one per spillscope record.
+//     toolCalls entries, one per spillscope record, OpenCode tool parts whose
+//     call finished (completed or error), Copilot tool.execution_complete
+//     events, goose toolResponse items.
 //   - ToolResultImages: images with valid base64 (or an attachment path, for
 //     spillscope) inside tool results counted above. InvalidImages are image
 //     blocks whose data is not valid base64; they are not in ToolResultImages.
@@ -269,6 +290,22 @@ func Generate(dir string, opts Options) (Manifest, error) {
 		if err := g.writeSpillscope(i); err != nil {
 			return g.m, err
 		}
+		if err := g.writeDsh(i); err != nil {
+			return g.m, err
+		}
+		if err := g.writeOpenCodeExport(i); err != nil {
+			return g.m, err
+		}
+		if err := g.writeCopilot(i); err != nil {
+			return g.m, err
+		}
+	}
+	// OpenCode and goose keep every session in one database.
+	if err := g.writeOpenCodeDB(opts.Scale); err != nil {
+		return g.m, err
+	}
+	if err := g.writeGooseDB(opts.Scale); err != nil {
+		return g.m, err
 	}
 	g.m.finish()
 	return g.m, nil
@@ -324,6 +361,25 @@ func (g *gen) writeFile(path string, data []byte) error {
 	}
 	g.m.AllFiles++
 	g.m.Bytes += int64(len(data))
+	return nil
+}
+
+// mkdir creates the folder a file goes in.
+func (g *gen) mkdir(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("samplegen: %w", err)
+	}
+	return nil
+}
+
+// recordFile records a file written by other means (a database).
+func (g *gen) recordFile(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("samplegen: %w", err)
+	}
+	g.m.AllFiles++
+	g.m.Bytes += fi.Size()
 	return nil
 }
 

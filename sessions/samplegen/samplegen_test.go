@@ -40,6 +40,10 @@ func treeHashes(t *testing.T, dir string) map[string][32]byte {
 		if err != nil {
 			return err
 		}
+		if strings.HasSuffix(p, ".zstd") {
+			// dsh's zstd logs: the paths they name are inside the frames.
+			b = bytes.Join(dshLines(t, p), []byte("\n"))
+		}
 		b = bytes.ReplaceAll(b, []byte(abs), []byte("$CORPUS"))
 		rel, _ := filepath.Rel(abs, p)
 		out[filepath.ToSlash(rel)] = sha256.Sum256(b)
@@ -49,6 +53,26 @@ func treeHashes(t *testing.T, dir string) map[string][32]byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// zstdBytes is the size on disk of the zstd files under dir.
+func zstdBytes(t *testing.T, dir string) int64 {
+	t.Helper()
+	var n int64
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".zstd") {
+			st, err := os.Stat(p)
+			if err != nil {
+				return err
+			}
+			n += st.Size()
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 func TestGenerateIsDeterministic(t *testing.T) {
@@ -87,6 +111,10 @@ func TestGenerateIsDeterministic(t *testing.T) {
 			t.Fatalf("trees differ (%d vs %d files)", len(h1), len(h2))
 		}
 		m1.SessionUsage, m2.SessionUsage = nil, nil
+		// zstd frames compress the paths they name, so their sizes follow
+		// the folder's name; their content is compared decoded above.
+		m1.Bytes -= zstdBytes(t, filepath.Join(base, "a"))
+		m2.Bytes -= zstdBytes(t, filepath.Join(base, "b"))
 		if !reflect.DeepEqual(m1, m2) {
 			t.Errorf("manifests differ:\n%+v\n%+v", m1, m2)
 		}
@@ -159,6 +187,9 @@ var noticePatterns = []struct {
 	{NoticeClaudeMCP, regexp.MustCompile(`exceeds maximum allowed tokens\. Output has been saved to ([^\n]+?)\.\nFormat: `)},
 	{NoticeOpenCode, regexp.MustCompile(`The tool call succeeded but the output was truncated\. Full output saved to: ([^\n]+)\n`)},
 	{NoticeGoose, regexp.MustCompile(`is stored in the file which you can use other tools to examine or search in: ([^\n]+)$`)},
+	{NoticeGoose, regexp.MustCompile(`^The response returned from the tool call was larger \(\d+ characters\) and is stored in the file: ([^\n]+)\n`)},
+	{NoticeOpenCodeShell, regexp.MustCompile(`^\.\.\.output truncated\.\.\.\n\nFull output saved to: ([^\n]+)\n`)},
+	{NoticeCopilot, regexp.MustCompile(`^Output too large to read at once \([^)\n]*\)\. Saved to: ([^\n]+)\n`)},
 	{NoticeGemini, regexp.MustCompile(`^Output too large\. Showing first \d+ and last \d+ characters\. For full output see: ([^\n]+)\n`)},
 	{NoticeSpillscope, regexp.MustCompile(`\(Omitted \d+ bytes[^\n]*\. Full formatted result stored at: ([^\n]+?)\. Use read`)},
 }
@@ -236,10 +267,30 @@ func recount(t *testing.T, dir string) (map[string]Counts, map[string]Usage) {
 			c := per[HarnessGemini]
 			recountGemini(t, p, &c, usage, rel)
 			per[HarnessGemini] = c
+		case strings.HasPrefix(rel, "dsh/home/sessions/"):
+			c := per[HarnessDsh]
+			recountDsh(t, p, &c, usage, rel)
+			per[HarnessDsh] = c
 		case strings.HasPrefix(rel, "spillscope/") && strings.HasSuffix(rel, ".retained.json"):
 			c := per[HarnessSpillscope]
 			recountRetained(t, p, &c)
 			per[HarnessSpillscope] = c
+		case rel == "opencode/opencode.db":
+			c := per[HarnessOpenCode]
+			recountOpenCodeDB(t, p, &c, usage, rel)
+			per[HarnessOpenCode] = c
+		case strings.HasPrefix(rel, "opencode/export/"):
+			c := per[HarnessOpenCode]
+			recountOpenCodeExport(t, p, &c, usage, rel)
+			per[HarnessOpenCode] = c
+		case strings.HasPrefix(rel, "copilot/session-state/"):
+			c := per[HarnessCopilot]
+			recountCopilot(t, p, &c, usage, rel)
+			per[HarnessCopilot] = c
+		case rel == "goose/sessions/sessions.db":
+			c := per[HarnessGoose]
+			recountGoose(t, p, &c, usage, rel)
+			per[HarnessGoose] = c
 		}
 		return nil
 	})
@@ -471,7 +522,7 @@ func TestManifestMatchesFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			per, usage := recount(t, dir)
-			for _, h := range []string{HarnessClaude, HarnessCodex, HarnessGemini, HarnessSpillscope} {
+			for _, h := range []string{HarnessClaude, HarnessCodex, HarnessGemini, HarnessSpillscope, HarnessDsh, HarnessOpenCode, HarnessCopilot, HarnessGoose} {
 				got, want := per[h], m.PerHarness[h]
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("%s: files say\n  %+v\nmanifest says\n  %+v", h, got, want)
@@ -490,12 +541,12 @@ func TestManifestMatchesFiles(t *testing.T) {
 				t.Errorf("manifest has usage for %d transcripts, files hold %d", len(m.SessionUsage), len(usage))
 			}
 			for _, su := range m.SessionUsage {
-				if got, ok := usage[su.Path]; !ok || got != su.Usage {
+				if got, ok := usage[usageKey(su.Harness, su.Path, su.SessionID)]; !ok || got != su.Usage {
 					t.Errorf("usage of %s: files say %+v, manifest %+v", su.Path, got, su.Usage)
 				}
 			}
 			scale := max(tc.opts.Scale, 1)
-			if want := 6 * scale; m.Sessions != want {
+			if want := 14 * scale; m.Sessions != want {
 				t.Errorf("sessions = %d, want %d at scale %d", m.Sessions, want, scale)
 			}
 			// Every case the brief names is present at least once per scale.
@@ -512,7 +563,7 @@ func TestManifestMatchesFiles(t *testing.T) {
 					kinds[k] += n
 				}
 			}
-			for _, k := range []string{NoticeClaude, NoticeClaudeMCP, NoticeOpenCode, NoticeGoose, NoticeGemini, NoticeSpillscope} {
+			for _, k := range []string{NoticeClaude, NoticeClaudeMCP, NoticeOpenCode, NoticeOpenCodeShell, NoticeGoose, NoticeGemini, NoticeSpillscope, NoticeCopilot} {
 				if kinds[k] < scale {
 					t.Errorf("notice kind %s: %d, want at least %d", k, kinds[k], scale)
 				}
@@ -752,7 +803,7 @@ func TestBenchCorpus(t *testing.T) {
 	})
 	t.Run("manifest matches files", func(t *testing.T) {
 		per, _ := recount(t, dir)
-		for _, h := range []string{HarnessClaude, HarnessCodex, HarnessGemini, HarnessSpillscope} {
+		for _, h := range []string{HarnessClaude, HarnessCodex, HarnessGemini, HarnessSpillscope, HarnessOpenCode, HarnessCopilot, HarnessGoose} {
 			if got, want := per[h], m.PerHarness[h]; !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: files say\n  %+v\nmanifest says\n  %+v", h, got, want)
 			}

@@ -5,6 +5,8 @@ import * as AppSvc from '../wailsjs/go/app/App';
 import * as SessionsSvc from '../wailsjs/go/app/Sessions';
 import * as RetentionSvc from '../wailsjs/go/app/Retention';
 import * as LinksSvc from '../wailsjs/go/app/Links';
+import * as DesktopSvc from '../wailsjs/go/app/Desktop';
+import * as ExportsSvc from '../wailsjs/go/app/Exports';
 import { ClipboardSetText } from '../wailsjs/runtime/runtime';
 import { app } from '../wailsjs/go/models';
 import type { Params } from '../i18n';
@@ -46,6 +48,37 @@ export type Snippet = app.Snippet;
 export type TextPage = app.TextPage;
 export type TextSpan = app.TextSpan;
 export type TextQuery = app.TextQuery;
+export type ReplayView = app.ReplayView;
+export type ReplacedView = app.ReplacedView;
+export type FileTarget = app.FileTarget;
+export type FileAction = app.FileAction;
+export type LinkFacets = app.LinkFacets;
+export type FacetCount = app.FacetCount;
+export type ExportRequest = app.ExportRequest;
+export type ExportResult = app.ExportResult;
+export type ResultsExport = app.ResultsExport;
+export type ReportRequest = app.ReportRequest;
+
+/** ExportAsk is an export without its format and path: what a screen shows, in its subject's request. */
+export interface ExportAsk {
+  what: string;
+  sweep?: Record<string, unknown>;
+  policies?: Record<string, unknown>;
+  results?: Record<string, unknown>;
+  links?: Record<string, unknown>;
+  compare?: Record<string, unknown>;
+  report?: Record<string, unknown>;
+}
+export type Timeline = app.Timeline;
+export type TimelineLane = app.TimelineLane;
+export type TimelineCall = app.TimelineCall;
+export type TimelineResult = app.TimelineResult;
+export type TimelineCompaction = app.TimelineCompaction;
+export type Calibration = app.Calibration;
+export type CalibrationView = app.CalibrationView;
+export type FilledQuery = app.FilledQuery;
+export type Filled = app.Filled;
+export type FilledResult = app.FilledResult;
 
 /** SearchPageQuery is one page of a full-text search. */
 export interface SearchPageQuery {
@@ -89,6 +122,8 @@ export interface Bridge {
   /** policies declares the retention policies (name, budget parameter, unit, shipped budget). */
   policies(): Promise<PolicyInfo[]>;
   retain(req: Partial<RetainRequest>): Promise<Projection>;
+  /** replay replays an indexed result's recorded decision as recorded (budget null: the shipped default, then the range that reproduces). */
+  replay(resultId: number, budget?: number | null): Promise<ReplayView>;
   sweep(req: Partial<SweepRequest>): Promise<SweepRow[]>;
   /** compare runs several policies on one result, every column priced on one yardstick. */
   compare(req: Partial<CompareRequest>): Promise<CompareView>;
@@ -96,8 +131,24 @@ export interface Bridge {
   sweepPolicies(req: Partial<SweepPoliciesRequest>): Promise<SweepSeries[]>;
   listLinks(q: Partial<LinkQuery>): Promise<LinkPage>;
   checkLink(uri: string): Promise<LinkRow>;
+  /** linkFacets lists the links filters' values with their counts (sessionId 0: every link). */
+  linkFacets(sessionId: number): Promise<LinkFacets>;
+  /** chooseExportPath opens the save dialog; "" when the user cancelled. Nothing is written. */
+  chooseExportPath(title: string, name: string): Promise<string>;
+  /** exportTo has Go write an export to path (refused inside a session folder). */
+  exportTo(ask: ExportAsk, format: string, path: string): Promise<ExportResult>;
   /** copyText puts text on the clipboard (what the pane shows: masked unless revealed). */
   copyText(text: string): Promise<void>;
+  /** openFile opens a result's spill file (kind "spill") or the stored image of one of its blocks (kind "attachment") in the system viewer: Go picks the path and the file rule decides (action.state); the window never names a path. */
+  openFile(target: FileTarget): Promise<FileAction>;
+  /** revealFile shows the same file selected in the file manager. */
+  revealFile(target: FileTarget): Promise<FileAction>;
+  /** timeline is how a transcript's context grew, call by call, with its subagents' lanes and the route estimator's calibration. */
+  timeline(sessionId: number): Promise<Timeline>;
+  /** calibration compares the session's growth with every token estimator (slower: every result is counted again). */
+  calibration(sessionId: number): Promise<CalibrationView>;
+  /** filled lists the results still in context at a call (-1: the peak) and what the seed policy at budget would have saved. */
+  filled(q: Partial<FilledQuery>): Promise<Filled>;
 }
 
 const direct: Bridge = {
@@ -129,6 +180,7 @@ const direct: Bridge = {
     RetentionSvc.Retain(
       app.RetainRequest.createFrom({ resultId: 0, json: '', policy: '', budget: null, params: {}, route: '', estimator: '', toolName: '', reveal: false, paged: false, ...req }),
     ),
+  replay: (resultId, budget) => RetentionSvc.Replay(app.ReplayRequest.createFrom({ resultId, budget: budget ?? null })),
   sweep: (req) =>
     RetentionSvc.Sweep(app.SweepRequest.createFrom({ resultId: 0, sessionId: 0, budgets: [], route: '', policy: '', estimator: '', ...req })),
   compare: (req) =>
@@ -139,8 +191,17 @@ const direct: Bridge = {
     RetentionSvc.SweepPolicies(
       app.SweepPoliciesRequest.createFrom({ resultId: 0, sessionId: 0, budgets: [], columns: [], route: '', estimator: '', ...req }),
     ),
-  listLinks: (q) => LinksSvc.List(app.LinkQuery.createFrom({ onlyHidden: false, limit: 0, offset: 0, ...q })),
+  listLinks: (q) =>
+    LinksSvc.List(app.LinkQuery.createFrom({ onlyHidden: false, sessionId: 0, reason: '', family: '', host: '', class: '', limit: 0, offset: 0, ...q })),
   checkLink: (uri) => LinksSvc.Check(uri),
+  openFile: (target) => DesktopSvc.Open(app.FileTarget.createFrom(target)),
+  revealFile: (target) => DesktopSvc.Reveal(app.FileTarget.createFrom(target)),
+  linkFacets: (sessionId) => LinksSvc.Facets(sessionId),
+  chooseExportPath: (title, name) => ExportsSvc.ChoosePath(app.ExportPathQuery.createFrom({ title, name })),
+  exportTo: (ask, format, path) => ExportsSvc.Export(exportRequest(ask, format, path)),
+  timeline: (sessionId) => SessionsSvc.Timeline(sessionId),
+  calibration: (sessionId) => SessionsSvc.Calibration(sessionId),
+  filled: (q) => SessionsSvc.Filled(app.FilledQuery.createFrom({ sessionId: 0, call: -1, budget: 0, policy: '', limit: 0, ...q })),
   copyText: async (text) => {
     // The browser's clipboard where the page may use it (the dev server in
     // a browser); the window's own otherwise (WebKitGTK refuses it).
@@ -155,6 +216,25 @@ const direct: Bridge = {
     if (!(await ClipboardSetText(text))) throw new Error('clipboard refused the text');
   },
 };
+
+/**
+ * exportRequest fills an export's request with every field Go expects, the
+ * screen's own request for its subject over the defaults.
+ */
+export function exportRequest(ask: ExportAsk, format: string, path: string): ExportRequest {
+  const { what, sweep, policies, results, links, compare, report } = ask;
+  return app.ExportRequest.createFrom({
+    what,
+    format,
+    path,
+    sweep: { resultId: 0, sessionId: 0, budgets: [], route: '', policy: '', estimator: '', ...sweep },
+    policies: { resultId: 0, sessionId: 0, budgets: [], columns: [], route: '', estimator: '', ...policies },
+    results: { list: '', sessionId: 0, order: '', onlyNotices: false, query: '', ...results },
+    links: { onlyHidden: false, sessionId: 0, reason: '', family: '', host: '', class: '', limit: 0, offset: 0, ...links },
+    compare: { resultId: 0, json: '', columns: [], slider: null, route: '', estimator: '', toolName: '', reveal: false, ...compare },
+    report: { sessionId: 0, budgets: [], policies: [], route: '', language: 'en', largest: 0, ...report },
+  });
+}
 
 let goReady: Promise<void> | null = null;
 

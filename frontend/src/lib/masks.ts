@@ -67,3 +67,70 @@ export function maskedOffset(masks: MaskSpan[] | null | undefined, off: number):
   }
   return off + shift;
 }
+
+/** maskedEnd is maskedOffset for the end of a range: an end inside a masked value takes its whole placeholder. */
+function maskedEnd(masks: MaskSpan[] | null | undefined, off: number): number {
+  for (const m of masks ?? []) {
+    if (off > m.start && off < m.end) return m.at + PLACEHOLDER.length;
+  }
+  return maskedOffset(masks, off);
+}
+
+/**
+ * focusRange says where a byte range of a block's real text (a link Go
+ * found, [start, end)) stands in the text a pane shows: string indexes
+ * [from, to) of shown, whose masks describe it and which begins sourceStart
+ * bytes into the real text (a kept piece of a cut block). Null when the
+ * range is not in what is shown (cut away, or past a shortened display).
+ */
+export function focusRange(
+  shown: string,
+  masks: MaskSpan[] | null | undefined,
+  start: number,
+  end: number,
+  sourceStart = 0,
+  shownBytes = Infinity,
+): [number, number] | null {
+  const s = start - sourceStart;
+  const e = end - sourceStart;
+  if (start < 0 || end <= start || e <= 0 || s >= shownBytes) return null;
+  const ms = maskedOffset(masks, Math.max(s, 0));
+  const me = maskedEnd(masks, Math.min(e, shownBytes));
+  const [from, to] = byteToIndex(shown, [ms, me]);
+  return to > from ? [from, to] : null;
+}
+
+/** FocusSegments are shown text's segments before, inside and after a focused range. */
+export interface FocusSegments {
+  pre: MaskSegment[];
+  mid: MaskSegment[];
+  post: MaskSegment[];
+}
+
+/** focusSegments cuts maskSegments at a range of string indexes; a placeholder is never cut, it goes where it overlaps. */
+export function focusSegments(text: string, masks: MaskSpan[] | null | undefined, range: [number, number] | null): FocusSegments {
+  const out: FocusSegments = { pre: [], mid: [], post: [] };
+  const segs = maskSegments(text, masks);
+  if (!range) {
+    out.pre = segs;
+    return out;
+  }
+  const [from, to] = range;
+  let i = 0;
+  for (const seg of segs) {
+    const a = i;
+    const b = i + seg.text.length;
+    i = b;
+    if (seg.masked) {
+      (b <= from ? out.pre : a >= to ? out.post : out.mid).push(seg);
+      continue;
+    }
+    const cuts = [
+      { part: out.pre, lo: a, hi: Math.min(b, from) },
+      { part: out.mid, lo: Math.max(a, from), hi: Math.min(b, to) },
+      { part: out.post, lo: Math.max(a, to), hi: b },
+    ];
+    for (const c of cuts) if (c.hi > c.lo) c.part.push({ text: seg.text.slice(c.lo - a, c.hi - a), masked: false });
+  }
+  return out;
+}

@@ -56,6 +56,19 @@ describe('compare store', () => {
     expect(compare).toHaveBeenLastCalledWith(expect.objectContaining({ slider: null, estimator: 'cl100k_base', columns: [{ policy: 'opencode', params: { direction: 'tail' } }] }));
   });
 
+  it('exports the comparison on screen, its columns and slider, never revealed', async () => {
+    const compare = vi.fn(() => Promise.resolve(view(['opencode', 'dsh-tokens'])));
+    const s = createCompareStore(fakeBridge({ compare }));
+    expect(s.exportAsk()).toBeNull();
+    await s.open(9, 'openai', 8000, true);
+    s.setParam(0, 'maxLines', '40');
+    expect(s.exportAsk()).toEqual({
+      what: 'compare',
+      compare: { resultId: 9, slider: 8000, route: 'openai', estimator: '', reveal: false,
+        columns: [{ policy: 'opencode', params: { maxLines: '40' } }, { policy: 'dsh-tokens', params: {} }] },
+    });
+  });
+
   it('a late answer never replaces a newer one', async () => {
     const first = deferred<CompareView>();
     const compare = vi.fn().mockReturnValueOnce(first.promise).mockResolvedValue(view(['goose']));

@@ -37,6 +37,8 @@ export interface CompareStore extends Readable<CompareState> {
   /** setParam changes one parameter of one column, under the harness's own name; "" goes back to the default. */
   setParam(i: number, name: string, value: string): void;
   rerun(): Promise<void>;
+  /** exportAsk is the comparison on screen as an export asks for it (values masked: an export never reveals). */
+  exportAsk(): { what: 'compare'; compare: Partial<CompareRequest> } | null;
   destroy(): void;
 }
 
@@ -103,6 +105,10 @@ export function createCompareStore(b: Bridge, opts: { debounceMs?: number } = {}
 
   return {
     subscribe,
+    exportAsk() {
+      const s = get(store);
+      return s.resultId ? { what: 'compare', compare: { ...request(s), reveal: false } } : null;
+    },
     async open(resultId, route, slider, reveal = false) {
       if (timer) clearTimeout(timer);
       update((s) => ({ ...s, resultId, route, slider, reveal, columns: s.resultId === resultId ? s.columns : [], view: { state: 'idle' } }));

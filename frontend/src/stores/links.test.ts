@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { get } from 'svelte/store';
-import { createLinksStore, isHidden } from './links';
+import { createLinksStore, isHidden, query } from './links';
 import { fakeBridge, page } from '../test/fakeBridge';
 import type { LinkPage, LinkQuery, LinkRow } from '../bridge';
 
@@ -9,7 +9,8 @@ afterEach(() => vi.restoreAllMocks());
 
 const link = (over: Partial<LinkRow>): LinkRow => ({
   resultId: 1, sessionId: 1, block: 0, shown: 'stub', line: '', reason: 'credential-parameter', parameter: 'X-Amz-Signature',
-  inText: false, tool: 'WebFetch', project: '/p', file: '/f.jsonl', sourceLine: 3, uri: '', start: -1, end: -1, ...over,
+  inText: false, class: 'stubbed', host: 'b.example', families: ['aws'], tool: 'WebFetch', project: '/p', file: '/f.jsonl', sourceLine: 3, uri: '', start: -1, end: -1,
+  ...over,
 });
 
 describe('links store', () => {
@@ -28,6 +29,28 @@ describe('links store', () => {
     await s.setOnlyHidden(true);
     expect(listLinks).toHaveBeenLastCalledWith({ onlyHidden: true, offset: 0, limit: 2 });
     expect(get(s.rows).total).toBe(1);
+  });
+
+  it('filters by family, reason, host and class through Go, and an export asks for the same filters', async () => {
+    const listLinks = vi.fn((q: Partial<LinkQuery>) => Promise.resolve({ ...page([link({})], q.offset ?? 0, q.limit ?? 0), hidden: 1, inText: 0 } as LinkPage));
+    const s = createLinksStore(fakeBridge({ listLinks }), { pageSize: 5 });
+    await s.load();
+    await s.setFilters({ family: 'aws', host: ' s3.amazonaws.com ' });
+    expect(listLinks).toHaveBeenLastCalledWith({ onlyHidden: false, family: 'aws', host: 's3.amazonaws.com', offset: 0, limit: 5 });
+    await s.setFilters({ reason: 'userinfo', class: 'redacted', family: '' });
+    expect(listLinks).toHaveBeenLastCalledWith({ onlyHidden: false, reason: 'userinfo', host: 's3.amazonaws.com', class: 'redacted', offset: 0, limit: 5 });
+    expect(s.filters()).toEqual({ onlyHidden: false, reason: 'userinfo', family: '', host: 's3.amazonaws.com', class: 'redacted' });
+    expect(query(s.filters())).toEqual({ onlyHidden: false, reason: 'userinfo', host: 's3.amazonaws.com', class: 'redacted' });
+  });
+
+  it('loads the filter menus, and keeps the list when they fail', async () => {
+    const facets = { reasons: [{ value: 'userinfo', count: 2 }], families: [{ value: 'aws', count: 3 }], hosts: [] };
+    const s = createLinksStore(fakeBridge({ linkFacets: () => Promise.resolve(facets as never) }));
+    await s.loadFacets();
+    expect(get(s).facets).toEqual(facets);
+    const f = createLinksStore(fakeBridge({ linkFacets: () => Promise.reject(new Error('x')) }));
+    await f.loadFacets();
+    expect(get(f).facets).toBeNull();
   });
 
   it('tells hidden from shown links', () => {

@@ -1,5 +1,5 @@
 import { get, writable, type Readable } from 'svelte/store';
-import type { Bridge, LinkPage, LinkRow } from '../bridge';
+import type { Bridge, LinkFacets, LinkPage, LinkQuery, LinkRow } from '../bridge';
 import { failure, type Failure } from './common';
 import { createPagedList, type PagedList, type PagedOptions } from './paged';
 
@@ -9,9 +9,22 @@ export type CheckState =
   | { state: 'ready'; row: LinkRow }
   | { state: 'error'; error: Failure };
 
-export interface LinksState {
+/** LinkFilters narrow the list in Go (paged and counted there): each is optional. */
+export interface LinkFilters {
   onlyHidden: boolean;
+  /** reason is a reason code; family a credential family key; host a host (its subdomains too); class plain, redacted, stubbed or marker. */
+  reason: string;
+  family: string;
+  host: string;
+  class: string;
+}
+
+export const NO_FILTERS: LinkFilters = { onlyHidden: false, reason: '', family: '', host: '', class: '' };
+
+export interface LinksState extends LinkFilters {
   check: CheckState;
+  /** facets are the values the filters offer, with counts over every link (null until loaded). */
+  facets: LinkFacets | null;
 }
 
 export interface LinksStore extends Readable<LinksState> {
@@ -20,6 +33,12 @@ export interface LinksStore extends Readable<LinksState> {
   /** load starts the list over (from the first page). */
   load(): Promise<void>;
   setOnlyHidden(v: boolean): Promise<void>;
+  /** setFilters changes some filters and starts the list over. */
+  setFilters(f: Partial<LinkFilters>): Promise<void>;
+  /** filters is the query the list is read with (what an export of it asks for). */
+  filters(): LinkFilters;
+  /** loadFacets reads the filter menus' values. */
+  loadFacets(): Promise<void>;
   /** check classifies a URI the user typed; the store keeps only Go's verdict, not the URI. */
   check(uri: string): Promise<void>;
 }
@@ -30,13 +49,17 @@ export function isHidden(r: LinkRow): boolean {
 }
 
 export function createLinksStore(b: Bridge, opts: PagedOptions = {}): LinksStore {
-  const store = writable<LinksState>({ onlyHidden: false, check: { state: 'idle' } });
+  const store = writable<LinksState>({ ...NO_FILTERS, check: { state: 'idle' }, facets: null });
   const { subscribe, update } = store;
   let checkSeq = 0;
-  const rows = createPagedList<LinkRow, LinkPage>(
-    (offset, limit) => b.listLinks({ onlyHidden: get(store).onlyHidden, offset, limit }),
-    { what: 'list links', ...opts },
-  );
+  const filters = (): LinkFilters => {
+    const { onlyHidden, reason, family, host, class: cls } = get(store);
+    return { onlyHidden, reason, family, host: host.trim(), class: cls };
+  };
+  const rows = createPagedList<LinkRow, LinkPage>((offset, limit) => b.listLinks({ ...query(filters()), offset, limit }), {
+    what: 'list links',
+    ...opts,
+  });
   const load = () => rows.reset();
   return {
     subscribe,
@@ -45,6 +68,20 @@ export function createLinksStore(b: Bridge, opts: PagedOptions = {}): LinksStore
     async setOnlyHidden(v) {
       update((s) => ({ ...s, onlyHidden: v }));
       await load();
+    },
+    async setFilters(f) {
+      update((s) => ({ ...s, ...f }));
+      await load();
+    },
+    filters,
+    async loadFacets() {
+      try {
+        const facets = await b.linkFacets(0);
+        update((s) => ({ ...s, facets }));
+      } catch (e) {
+        // The menus then offer no values; the list itself still filters.
+        console.error('spillscope: link facets failed:', e);
+      }
     },
     async check(uri) {
       const mine = ++checkSeq;
@@ -63,4 +100,14 @@ export function createLinksStore(b: Bridge, opts: PagedOptions = {}): LinksStore
       }
     },
   };
+}
+
+/** query is the filters as Go's LinkQuery takes them (empty ones left out). */
+export function query(f: LinkFilters): Partial<LinkQuery> {
+  const q: Partial<LinkQuery> = { onlyHidden: f.onlyHidden };
+  if (f.reason) q.reason = f.reason;
+  if (f.family) q.family = f.family;
+  if (f.host) q.host = f.host;
+  if (f.class) q.class = f.class;
+  return q;
 }

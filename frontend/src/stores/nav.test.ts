@@ -5,14 +5,14 @@ import { session } from '../test/fakeBridge';
 
 describe('nav store', () => {
   it('opens on the largest results', () => {
-    expect(get(createNavStore())).toEqual({ screen: 'largest', session: null, resultId: 0, from: 'largest' });
+    expect(get(createNavStore())).toEqual({ screen: 'largest', session: null, resultId: 0, from: 'largest', focus: null });
   });
   it('goes list -> session -> result and back up one level at a time', () => {
     const n = createNavStore();
     n.go('sessions');
     n.openSession(session({ id: 3 }));
     n.openResult(9);
-    expect(get(n)).toMatchObject({ screen: 'sessions', resultId: 9, session: { id: 3 }, from: 'sessions' });
+    expect(get(n)).toMatchObject({ screen: 'sessions', resultId: 9, session: { id: 3 }, from: 'sessions', focus: null });
     n.back();
     expect(get(n)).toMatchObject({ resultId: 0, session: { id: 3 } });
     n.back();
@@ -21,7 +21,7 @@ describe('nav store', () => {
   it('opens a result where its list is, and back returns to that list', () => {
     const n = createNavStore();
     n.openResult(5, null);
-    expect(get(n)).toEqual({ screen: 'largest', session: null, resultId: 5, from: 'largest' });
+    expect(get(n)).toEqual({ screen: 'largest', session: null, resultId: 5, from: 'largest', focus: null });
     expect(showsResult(get(n))).toBe(true);
     n.go('sessions');
     expect(showsResult(get(n))).toBe(false); // the sessions list shows, the result waits on Largest
@@ -42,13 +42,23 @@ describe('nav store', () => {
     n.go('sessions');
     expect(get(n)).toMatchObject({ screen: 'sessions', resultId: 9 });
     n.go('sessions');
-    expect(get(n)).toEqual({ screen: 'sessions', session: null, resultId: 0, from: 'sessions' });
+    expect(get(n)).toEqual({ screen: 'sessions', session: null, resultId: 0, from: 'sessions', focus: null });
+  });
+  it('carries the place a link was opened at, and forgets it when the result closes', () => {
+    const n = createNavStore();
+    n.go('links');
+    n.openResult(5, null, { block: 2, start: 40, end: 90 });
+    expect(get(n)).toMatchObject({ screen: 'links', from: 'links', resultId: 5, focus: { block: 2, start: 40, end: 90 } });
+    n.back();
+    expect(get(n)).toMatchObject({ resultId: 0, focus: null });
+    n.openResult(6);
+    expect(get(n).focus).toBeNull();
   });
   it('restores a saved place', () => {
     const n = createNavStore();
     n.restore({ screen: 'sessions', session: session({ id: 4 }), resultId: 8 });
-    expect(get(n)).toMatchObject({ screen: 'sessions', session: { id: 4 }, resultId: 8, from: 'sessions' });
+    expect(get(n)).toMatchObject({ screen: 'sessions', session: { id: 4 }, resultId: 8, from: 'sessions', focus: null });
     n.restore({ screen: 'links', session: session(), resultId: 0 });
-    expect(get(n)).toEqual({ screen: 'links', session: null, resultId: 0, from: 'links' });
+    expect(get(n)).toEqual({ screen: 'links', session: null, resultId: 0, from: 'links', focus: null });
   });
 });

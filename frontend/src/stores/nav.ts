@@ -24,6 +24,15 @@ export interface NavState {
   session: SessionRow | null;
   resultId: number;
   from: Screen;
+  /** focus is the place in the open result to scroll to and highlight (a link the audit opened), or null. */
+  focus: Focus | null;
+}
+
+/** Focus is a block of the result and, in a text block, the byte range of the real text (Go's offsets; -1 for the whole block). */
+export interface Focus {
+  block: number;
+  start: number;
+  end: number;
 }
 
 export interface NavStore extends Readable<NavState> {
@@ -32,7 +41,7 @@ export interface NavStore extends Readable<NavState> {
   list(): void;
   openSession(s: SessionRow): void;
   /** openResult opens a result on the current list screen (Sessions from elsewhere); session undefined keeps the open session, null clears it. */
-  openResult(id: number, session?: SessionRow | null): void;
+  openResult(id: number, session?: SessionRow | null, focus?: Focus | null): void;
   /** back goes one level up: result -> its list (or session) -> the sessions list. */
   back(): void;
   /** restore puts the window back where it was left. */
@@ -48,7 +57,7 @@ export function showsResult(n: NavState): boolean {
 export const FIRST_SCREEN: Screen = 'largest';
 
 export function createNavStore(): NavStore {
-  const { subscribe, update, set } = writable<NavState>({ screen: FIRST_SCREEN, session: null, resultId: 0, from: FIRST_SCREEN });
+  const { subscribe, update, set } = writable<NavState>({ screen: FIRST_SCREEN, session: null, resultId: 0, from: FIRST_SCREEN, focus: null });
   return {
     subscribe,
     // Choosing the current screen again returns to its list, as a sidebar
@@ -57,21 +66,21 @@ export function createNavStore(): NavStore {
       update((s) => {
         if (s.screen !== screen) return { ...s, screen };
         const resultId = s.from === screen ? 0 : s.resultId;
-        return { ...s, screen, resultId, session: screen === 'sessions' ? null : s.session };
+        return { ...s, screen, resultId, session: screen === 'sessions' ? null : s.session, focus: resultId ? s.focus : null };
       }),
-    list: () => update((s) => ({ ...s, screen: 'sessions', session: null, resultId: 0, from: 'sessions' })),
-    openSession: (session) => update(() => ({ screen: 'sessions', session, resultId: 0, from: 'sessions' })),
-    openResult: (resultId, session) =>
+    list: () => update((s) => ({ ...s, screen: 'sessions', session: null, resultId: 0, from: 'sessions', focus: null })),
+    openSession: (session) => update(() => ({ screen: 'sessions', session, resultId: 0, from: 'sessions', focus: null })),
+    openResult: (resultId, session, focus) =>
       update((s) => {
         const screen = listScreens.includes(s.screen) ? s.screen : 'sessions';
-        return { screen, from: screen, session: session === undefined ? s.session : session, resultId };
+        return { screen, from: screen, session: session === undefined ? s.session : session, resultId, focus: focus ?? null };
       }),
     back: () =>
       update((s) => {
-        if (showsResult(s)) return { ...s, resultId: 0 };
+        if (showsResult(s)) return { ...s, resultId: 0, focus: null };
         if (s.screen === 'sessions') return { ...s, session: null };
         return s;
       }),
-    restore: (p) => set({ screen: p.screen, session: p.screen === 'sessions' ? p.session : null, resultId: p.resultId, from: p.screen }),
+    restore: (p) => set({ screen: p.screen, session: p.screen === 'sessions' ? p.session : null, resultId: p.resultId, from: p.screen, focus: null }),
   };
 }

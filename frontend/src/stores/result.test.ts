@@ -252,6 +252,8 @@ describe('result store: spill file pane', () => {
   it('shows a file outside the harness folders as not opened, and an unreadable one with why', async () => {
     for (const [sl, want] of [
       [slice({ path: '/etc/shadow', state: 'outside', exists: false }), { state: 'outside', path: '/etc/shadow' }],
+      [slice({ path: '/tmp/dsh-spill-x/session-0123456789ab/a-bash.txt', state: 'other-session', exists: false }),
+        { state: 'outside', path: '/tmp/dsh-spill-x/session-0123456789ab/a-bash.txt', other: true }],
       [slice({ path: '/s/fifo.txt', state: 'unreadable', detail: 'not a regular file', exists: false }), { state: 'unreadable', path: '/s/fifo.txt', detail: 'not a regular file' }],
     ] as const) {
       const s = createResultStore(

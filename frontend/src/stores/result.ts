@@ -17,13 +17,14 @@ export const DEFAULT_POLICY = 'dsh-tokens';
 /**
  * FileState is the spill pane. Go decides which file a result's notice names and whether the file rule lets it be
  * opened: 'missing' where the harness would have written it, 'outside' (not opened: outside the folders the
- * session's harness writes), 'unreadable' (not a regular file, or not readable).
+ * session's harness writes; other: in another session's spill folder, not followed), 'unreadable' (not a
+ * regular file, or not readable).
  */
 export type FileState =
   | { state: 'none' }
   | { state: 'loading'; path: string }
   | { state: 'missing'; path: string }
-  | { state: 'outside'; path: string }
+  | { state: 'outside'; path: string; other?: boolean }
   | { state: 'unreadable'; path: string; detail: string }
   | { state: 'error'; path: string; error: Failure }
   | {
@@ -454,7 +455,8 @@ function sliceState(sl: FileSlice): FileState {
     case 'exists':
       return { state: 'ready', path, text: sl.text, masks: sl.masks ?? [], size: sl.size, next: nextOffset(sl), eof: sl.eof, more: false, moreError: null };
     case 'outside':
-      return { state: 'outside', path };
+    case 'other-session':
+      return fileStateOf(sl) === 'other-session' ? { state: 'outside', path, other: true } : { state: 'outside', path };
     case 'unreadable':
       return { state: 'unreadable', path, detail: sl.detail ?? '' };
     default:

@@ -149,14 +149,14 @@ describe('sessions store: indexing', () => {
 
 describe('sessions store: list and filters', () => {
   it('passes the harness filter and the page to Go and learns harness names from rows', async () => {
-    const listSessions = vi.fn((q: Partial<SessionQuery>) => Promise.resolve(sessionsOf(q.harness === 'opencode' ? [] : [session({ harness: 'opencode' })])));
+    const listSessions = vi.fn((q: Partial<SessionQuery>) => Promise.resolve(sessionsOf(q.harness === 'future-harness' ? [] : [session({ harness: 'future-harness' })])));
     const s = createSessionsStore(fakeBridge({ listSessions, indexStatus: () => Promise.resolve(status()) }), { pageSize: 50 });
     await s.init();
-    expect(get(s).harnesses).toContain('opencode');
-    await s.setHarness('opencode');
-    expect(listSessions).toHaveBeenLastCalledWith({ harness: 'opencode', search: '', order: '', offset: 0, limit: 50 });
+    expect(get(s).harnesses).toContain('future-harness');
+    await s.setHarness('future-harness');
+    expect(listSessions).toHaveBeenLastCalledWith({ harness: 'future-harness', search: '', order: '', offset: 0, limit: 50 });
     expect(get(s.list).total).toBe(0);
-    expect(get(s).harnesses).toContain('opencode');
+    expect(get(s).harnesses).toContain('future-harness');
   });
 
   it('counts sessions and transcripts as Go counts the whole list', async () => {
@@ -252,7 +252,7 @@ describe('sessions store: list and filters', () => {
   });
 
   it('loads the skipped-line diagnostics', async () => {
-    const diag = [{ file: '/a.jsonl', line: 4, code: 'not-json', params: { start: '"//"' }, message: 'bad json' }];
+    const diag = [{ file: '/a.jsonl', line: 4, code: 'not-json', params: { start: '"//"' }, message: 'bad json', count: 3 }];
     const s = createSessionsStore(fakeBridge({ diagnostics: () => Promise.resolve(diag) }));
     await s.loadDiagnostics();
     expect(get(s).diagnostics).toEqual({ state: 'ready', value: diag });

@@ -4,7 +4,7 @@ import { failure, type Failure } from './common';
 import { createPagedList, type PagedList } from './paged';
 
 /** Known harness names; the filter also offers any other name the index returns. */
-export const knownHarnesses = ['claude-code', 'codex', 'gemini-cli', 'spillscope'];
+export const knownHarnesses = ['claude-code', 'codex', 'gemini-cli', 'dsh', 'opencode', 'copilot-cli', 'goose', 'spillscope'];
 
 export type List<T> = { state: 'idle' } | { state: 'loading'; value?: T } | { state: 'ready'; value: T } | { state: 'error'; error: Failure; value?: T };
 

@@ -1,5 +1,5 @@
 // A Bridge for unit tests: every method rejects unless the test gives it.
-import type { Bridge, IndexStatus, Projection, ResultDetail, ResultRow, SessionRow, Settings } from '../bridge';
+import type { Bridge, IndexStatus, LinkFacets, Projection, ResultDetail, ResultRow, SessionRow, Settings } from '../bridge';
 
 const unset = (name: string) => () => Promise.reject(new Error(`fake bridge: ${name} not set`));
 
@@ -29,12 +29,21 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     routes: unset('routes'),
     policies: unset('policies'),
     retain: unset('retain'),
+    replay: unset('replay'),
     sweep: unset('sweep'),
     compare: unset('compare'),
     sweepPolicies: unset('sweepPolicies'),
     listLinks: unset('listLinks'),
     checkLink: unset('checkLink'),
+    linkFacets: () => Promise.resolve({ reasons: [], families: [], hosts: [] } as unknown as LinkFacets),
+    chooseExportPath: unset('chooseExportPath'),
+    exportTo: unset('exportTo'),
     copyText: unset('copyText'),
+    openFile: unset('openFile'),
+    revealFile: unset('revealFile'),
+    timeline: unset('timeline'),
+    calibration: unset('calibration'),
+    filled: unset('filled'),
     ...over,
   };
 }
@@ -65,6 +74,7 @@ export function session(over: Partial<SessionRow> = {}): SessionRow {
     id: 1, harness: 'claude-code', harnessLabel: 'Claude Code', sessionId: 's-1', agentId: '', project: '/p', model: 'claude-sonnet-4-5', route: 'anthropic',
     started: '2026-03-02T09:00:00Z', ended: '', file: '/f.jsonl', toolResults: 2, images: 0, spillNotices: 0, textBytes: 10,
     inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0, tokens: 50, tokensExact: true,
+    title: '', kind: '', parentId: 0, agentType: '', agentDescription: '', modelCalls: 0, compactions: 0, apiErrors: 0, abortedTurns: 0,
     ...over,
   };
 }
@@ -73,6 +83,7 @@ export function resultRow(over: Partial<ResultRow> = {}): ResultRow {
   return {
     id: 7, sessionId: 1, project: '/p', callId: 'c', tool: 'Bash', time: '', isError: false, textBytes: 100, images: 0, estimatedTokens: -1, tokens: 29, tokensExact: false,
     noticeKind: '', noticePath: '', noticeFileExists: false, noticeFileState: '', file: '/f.jsonl', line: 3,
+    cutBy: '', cutOriginalTokens: -1, hasOriginal: false,
     ...over,
   };
 }

@@ -3,13 +3,21 @@ package readkit
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 )
 
 // LineReader reads newline-terminated lines of any length: a tool result
 // holding a 100 MB command output is one line, so no fixed cap applies.
+//
+// Reading a file (NewLineReaderAt), a line longer than the buffer is first
+// measured and then read once, from the file, into a buffer of exactly its
+// size: one allocation of the line's size, where growing a buffer chunk by
+// chunk would hold up to twice that while it copies, and leave it to the
+// collector afterwards.
 type LineReader struct {
 	r    *bufio.Reader
+	ra   io.ReaderAt // the file, for reading a long line whole; nil for a stream
 	buf  []byte
 	off  int64
 	line int64
@@ -19,22 +27,39 @@ type LineReader struct {
 // 1-based number, its length on disk including the newline, and whether it
 // ended with a newline. Only the last bytes of a file can be incomplete, and
 // those may still be being written.
+//
+// Owned says Bytes is a buffer of the line's own, which the reader never
+// touches again: a reader may decode JSON strings in place in it and keep
+// strings that share its memory (a long text block then costs no second
+// copy). Bytes of a line that is not owned are valid until the next call.
 type Line struct {
 	Bytes    []byte
 	Offset   int64
 	Number   int64
 	Length   int64
 	Complete bool
+	Owned    bool
 }
+
+// bufferSize is the read buffer: a line that fits is handed out from it
+// without a copy.
+const bufferSize = 256 << 10
 
 // NewLineReader reads r, which starts at byte offset off and line number
 // line (1 at the start of a file).
 func NewLineReader(r io.Reader, off, line int64) *LineReader {
-	return &LineReader{r: bufio.NewReaderSize(r, 256<<10), off: off, line: line}
+	return &LineReader{r: bufio.NewReaderSize(r, bufferSize), off: off, line: line}
 }
 
-// Next returns the next line, or io.EOF after the last. The bytes stay
-// valid until the next call.
+// NewLineReaderAt reads the bytes of ra from offset off (line number line)
+// up to limit, reading each line longer than the buffer whole into a buffer
+// of its own (Line.Owned).
+func NewLineReaderAt(ra io.ReaderAt, off, line, limit int64) *LineReader {
+	r := io.NewSectionReader(ra, off, max(limit-off, 0))
+	return &LineReader{r: bufio.NewReaderSize(r, bufferSize), ra: ra, off: off, line: line}
+}
+
+// Next returns the next line, or io.EOF after the last.
 func (lr *LineReader) Next() (Line, error) {
 	if cap(lr.buf) > 16<<20 {
 		lr.buf = nil // one huge line's buffer is not kept for the rest of the file
@@ -44,10 +69,12 @@ func (lr *LineReader) Next() (Line, error) {
 		chunk, err := lr.r.ReadSlice('\n')
 		switch {
 		case err == nil && len(lr.buf) == 0:
-			return lr.emit(chunk, true), nil
+			return lr.emit(chunk, true, false), nil
+		case errors.Is(err, bufio.ErrBufferFull) && lr.ra != nil:
+			return lr.long(len(chunk))
 		case err == nil:
 			lr.buf = append(lr.buf, chunk...)
-			return lr.emit(lr.buf, true), nil
+			return lr.emit(lr.buf, true, false), nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			lr.buf = append(lr.buf, chunk...)
 		case errors.Is(err, io.EOF):
@@ -55,15 +82,49 @@ func (lr *LineReader) Next() (Line, error) {
 			if len(lr.buf) == 0 {
 				return Line{}, io.EOF
 			}
-			return lr.emit(lr.buf, false), nil
+			return lr.emit(lr.buf, false, false), nil
 		default:
 			return Line{}, err
 		}
 	}
 }
 
-func (lr *LineReader) emit(b []byte, complete bool) Line {
-	l := Line{Offset: lr.off, Number: lr.line, Length: int64(len(b)), Complete: complete}
+// long reads a line that overflowed the buffer (n bytes of it already
+// consumed): the rest is skipped through the buffer to find where it ends,
+// then the whole line is read from the file into a buffer of its size.
+func (lr *LineReader) long(n int) (Line, error) {
+	size := int64(n)
+	complete := false
+	for {
+		chunk, err := lr.r.ReadSlice('\n')
+		size += int64(len(chunk))
+		if err == nil {
+			complete = true
+			break
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		return Line{}, err
+	}
+	if size > int64(int(^uint(0)>>1)) {
+		return Line{}, fmt.Errorf("readkit: line %d at byte %d is %d bytes, too long to read", lr.line, lr.off, size)
+	}
+	b := make([]byte, size)
+	if k, err := lr.ra.ReadAt(b, lr.off); int64(k) != size {
+		if err == nil || errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return Line{}, fmt.Errorf("readkit: line %d at byte %d: %w", lr.line, lr.off, err)
+	}
+	return lr.emit(b, complete, true), nil
+}
+
+func (lr *LineReader) emit(b []byte, complete, owned bool) Line {
+	l := Line{Offset: lr.off, Number: lr.line, Length: int64(len(b)), Complete: complete, Owned: owned}
 	lr.off += int64(len(b))
 	lr.line++
 	if complete {

@@ -271,3 +271,72 @@ func TestOpenReadOnly(t *testing.T) {
 		}
 	})
 }
+
+// A file's long lines are read whole into buffers of their own (Owned),
+// with the same bytes, offsets and numbers as the stream reader gives;
+// short lines come from the shared buffer; the limit ends the read.
+func TestLineReaderAtLongLines(t *testing.T) {
+	long := strings.Repeat("y", 3*bufferSize+17)
+	in := "a\n" + long + "\r\nb\n" + long + "\n" + long
+	tests := []struct {
+		name  string
+		off   int64
+		limit int64
+	}{
+		{"whole file", 0, int64(len(in))},
+		{"from the second line", 2, int64(len(in))},
+		{"limit inside a long last line", 0, int64(len(in)) - 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ra := strings.NewReader(in)
+			want := collect(t, NewLineReader(strings.NewReader(in[tt.off:tt.limit]), tt.off, 1))
+			got := collect(t, NewLineReaderAt(ra, tt.off, 1, tt.limit))
+			if len(got) != len(want) {
+				t.Fatalf("%d lines, want %d", len(got), len(want))
+			}
+			for i := range got {
+				g, w := got[i], want[i]
+				long := len(g.Bytes) >= bufferSize
+				if !bytes.Equal(g.Bytes, w.Bytes) || g.Offset != w.Offset || g.Number != w.Number || g.Length != w.Length || g.Complete != w.Complete || g.Owned != long {
+					t.Errorf("line %d: got %d bytes at %d (#%d, %d, complete %v, owned %v), want %d bytes at %d (#%d, %d, complete %v, owned %v)",
+						i, len(g.Bytes), g.Offset, g.Number, g.Length, g.Complete, g.Owned, len(w.Bytes), w.Offset, w.Number, w.Length, w.Complete, long)
+				}
+			}
+		})
+	}
+}
+
+// An owned line's buffer is its own: reading on never changes it.
+func TestLineReaderAtOwnedBufferIsKept(t *testing.T) {
+	a, b := strings.Repeat("a", bufferSize*2), strings.Repeat("b", bufferSize*2)
+	lr := NewLineReaderAt(strings.NewReader(a+"\n"+b+"\n"), 0, 1, int64(len(a)+len(b)+2))
+	first, err := lr.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lr.Next(); err != nil {
+		t.Fatal(err)
+	}
+	if !first.Owned || string(first.Bytes) != a {
+		t.Errorf("the first line changed after the second was read (owned %v)", first.Owned)
+	}
+}
+
+func collect(t *testing.T, lr *LineReader) []Line {
+	t.Helper()
+	var out []Line
+	for {
+		l, err := lr.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !l.Owned {
+			l.Bytes = append([]byte(nil), l.Bytes...)
+		}
+		out = append(out, l)
+	}
+}

@@ -83,6 +83,7 @@ export namespace app {
 	    truncated: boolean;
 	    masks: MaskSpan[];
 	    cut: string;
+	    sourceStart: number;
 	    imageUrl: string;
 	    path: string;
 	    mimeType: string;
@@ -109,6 +110,7 @@ export namespace app {
 	        this.truncated = source["truncated"];
 	        this.masks = this.convertValues(source["masks"], MaskSpan);
 	        this.cut = source["cut"];
+	        this.sourceStart = source["sourceStart"];
 	        this.imageUrl = source["imageUrl"];
 	        this.path = source["path"];
 	        this.mimeType = source["mimeType"];
@@ -120,6 +122,129 @@ export namespace app {
 	        this.tokens = source["tokens"];
 	        this.src = this.convertValues(source["src"], TextSpan);
 	        this.page = this.convertValues(source["page"], TextPage);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class BudgetRange {
+	    min: number;
+	    max: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new BudgetRange(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.min = source["min"];
+	        this.max = source["max"];
+	    }
+	}
+	export class CalibrationCall {
+	    lane: number;
+	    call: number;
+	    growth: number;
+	    output: number;
+	    provider: number;
+	    estimated: number;
+	    ratio: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new CalibrationCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.lane = source["lane"];
+	        this.call = source["call"];
+	        this.growth = source["growth"];
+	        this.output = source["output"];
+	        this.provider = source["provider"];
+	        this.estimated = source["estimated"];
+	        this.ratio = source["ratio"];
+	    }
+	}
+	export class Calibration {
+	    estimator: string;
+	    calls: number;
+	    provider: number;
+	    estimated: number;
+	    ratio: number;
+	    error: number;
+	    spread: number;
+	    exact: boolean;
+	    unread: number;
+	    perCall: CalibrationCall[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Calibration(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.estimator = source["estimator"];
+	        this.calls = source["calls"];
+	        this.provider = source["provider"];
+	        this.estimated = source["estimated"];
+	        this.ratio = source["ratio"];
+	        this.error = source["error"];
+	        this.spread = source["spread"];
+	        this.exact = source["exact"];
+	        this.unread = source["unread"];
+	        this.perCall = this.convertValues(source["perCall"], CalibrationCall);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class CalibrationView {
+	    sessionId: number;
+	    route: string;
+	    estimator: string;
+	    estimators: Calibration[];
+	
+	    static createFrom(source: any = {}) {
+	        return new CalibrationView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.route = source["route"];
+	        this.estimator = source["estimator"];
+	        this.estimators = this.convertValues(source["estimators"], Calibration);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -362,6 +487,7 @@ export namespace app {
 	    code: string;
 	    params: {[key: string]: string};
 	    message: string;
+	    count: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Diagnostic(source);
@@ -374,6 +500,245 @@ export namespace app {
 	        this.code = source["code"];
 	        this.params = source["params"];
 	        this.message = source["message"];
+	        this.count = source["count"];
+	    }
+	}
+	export class ExportPathQuery {
+	    title: string;
+	    name: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExportPathQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.name = source["name"];
+	    }
+	}
+	export class ReportRequest {
+	    sessionId: number;
+	    budgets: number[];
+	    policies: string[];
+	    route: string;
+	    language: string;
+	    largest: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReportRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.budgets = source["budgets"];
+	        this.policies = source["policies"];
+	        this.route = source["route"];
+	        this.language = source["language"];
+	        this.largest = source["largest"];
+	    }
+	}
+	export class LinkQuery {
+	    onlyHidden: boolean;
+	    sessionId: number;
+	    reason: string;
+	    family: string;
+	    host: string;
+	    class: string;
+	    limit: number;
+	    offset: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new LinkQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.onlyHidden = source["onlyHidden"];
+	        this.sessionId = source["sessionId"];
+	        this.reason = source["reason"];
+	        this.family = source["family"];
+	        this.host = source["host"];
+	        this.class = source["class"];
+	        this.limit = source["limit"];
+	        this.offset = source["offset"];
+	    }
+	}
+	export class ResultsExport {
+	    list: string;
+	    sessionId: number;
+	    order: string;
+	    onlyNotices: boolean;
+	    query: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResultsExport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.list = source["list"];
+	        this.sessionId = source["sessionId"];
+	        this.order = source["order"];
+	        this.onlyNotices = source["onlyNotices"];
+	        this.query = source["query"];
+	    }
+	}
+	export class SweepPoliciesRequest {
+	    resultId: number;
+	    sessionId: number;
+	    budgets: number[];
+	    columns: CompareColumnSpec[];
+	    route: string;
+	    estimator: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SweepPoliciesRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resultId = source["resultId"];
+	        this.sessionId = source["sessionId"];
+	        this.budgets = source["budgets"];
+	        this.columns = this.convertValues(source["columns"], CompareColumnSpec);
+	        this.route = source["route"];
+	        this.estimator = source["estimator"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SweepRequest {
+	    resultId: number;
+	    sessionId: number;
+	    budgets: number[];
+	    route: string;
+	    policy: string;
+	    estimator: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SweepRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resultId = source["resultId"];
+	        this.sessionId = source["sessionId"];
+	        this.budgets = source["budgets"];
+	        this.route = source["route"];
+	        this.policy = source["policy"];
+	        this.estimator = source["estimator"];
+	    }
+	}
+	export class ExportRequest {
+	    what: string;
+	    format: string;
+	    path: string;
+	    sweep: SweepRequest;
+	    policies: SweepPoliciesRequest;
+	    results: ResultsExport;
+	    links: LinkQuery;
+	    compare: CompareRequest;
+	    report: ReportRequest;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExportRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.what = source["what"];
+	        this.format = source["format"];
+	        this.path = source["path"];
+	        this.sweep = this.convertValues(source["sweep"], SweepRequest);
+	        this.policies = this.convertValues(source["policies"], SweepPoliciesRequest);
+	        this.results = this.convertValues(source["results"], ResultsExport);
+	        this.links = this.convertValues(source["links"], LinkQuery);
+	        this.compare = this.convertValues(source["compare"], CompareRequest);
+	        this.report = this.convertValues(source["report"], ReportRequest);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ExportResult {
+	    path: string;
+	    rows: number;
+	    bytes: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExportResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.rows = source["rows"];
+	        this.bytes = source["bytes"];
+	    }
+	}
+	export class FacetCount {
+	    value: string;
+	    count: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new FacetCount(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.value = source["value"];
+	        this.count = source["count"];
+	    }
+	}
+	export class FileAction {
+	    path: string;
+	    state: string;
+	    detail: string;
+	    done: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileAction(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.state = source["state"];
+	        this.detail = source["detail"];
+	        this.done = source["done"];
 	    }
 	}
 	export class FileSlice {
@@ -426,6 +791,159 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class FileTarget {
+	    resultId: number;
+	    kind: string;
+	    block: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileTarget(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resultId = source["resultId"];
+	        this.kind = source["kind"];
+	        this.block = source["block"];
+	    }
+	}
+	export class TimelineResult {
+	    id: number;
+	    callId: string;
+	    tool: string;
+	    at: string;
+	    line: number;
+	    tokens: number;
+	    tokensExact: boolean;
+	    call: number;
+	    until: number;
+	    replaced: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TimelineResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.callId = source["callId"];
+	        this.tool = source["tool"];
+	        this.at = source["at"];
+	        this.line = source["line"];
+	        this.tokens = source["tokens"];
+	        this.tokensExact = source["tokensExact"];
+	        this.call = source["call"];
+	        this.until = source["until"];
+	        this.replaced = source["replaced"];
+	    }
+	}
+	export class FilledResult {
+	    result: TimelineResult;
+	    share: number;
+	    inline: number;
+	    saved: number;
+	    status: string;
+	    unread: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new FilledResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.result = this.convertValues(source["result"], TimelineResult);
+	        this.share = source["share"];
+	        this.inline = source["inline"];
+	        this.saved = source["saved"];
+	        this.status = source["status"];
+	        this.unread = source["unread"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Filled {
+	    call: number;
+	    at: string;
+	    prompt: number;
+	    results: FilledResult[];
+	    tokens: number;
+	    others: number;
+	    policy: string;
+	    budget: number;
+	    saved: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Filled(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.call = source["call"];
+	        this.at = source["at"];
+	        this.prompt = source["prompt"];
+	        this.results = this.convertValues(source["results"], FilledResult);
+	        this.tokens = source["tokens"];
+	        this.others = source["others"];
+	        this.policy = source["policy"];
+	        this.budget = source["budget"];
+	        this.saved = source["saved"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FilledQuery {
+	    sessionId: number;
+	    call: number;
+	    budget: number;
+	    policy: string;
+	    limit: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new FilledQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.call = source["call"];
+	        this.budget = source["budget"];
+	        this.policy = source["policy"];
+	        this.limit = source["limit"];
+	    }
+	}
+	
 	export class Root {
 	    harness: string;
 	    path: string;
@@ -558,6 +1076,40 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class LinkFacets {
+	    reasons: FacetCount[];
+	    families: FacetCount[];
+	    hosts: FacetCount[];
+	
+	    static createFrom(source: any = {}) {
+	        return new LinkFacets(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.reasons = this.convertValues(source["reasons"], FacetCount);
+	        this.families = this.convertValues(source["families"], FacetCount);
+	        this.hosts = this.convertValues(source["hosts"], FacetCount);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class LinkRow {
 	    resultId: number;
 	    sessionId: number;
@@ -567,6 +1119,9 @@ export namespace app {
 	    reason: string;
 	    parameter: string;
 	    inText: boolean;
+	    class: string;
+	    host: string;
+	    families: string[];
 	    tool: string;
 	    project: string;
 	    file: string;
@@ -589,6 +1144,9 @@ export namespace app {
 	        this.reason = source["reason"];
 	        this.parameter = source["parameter"];
 	        this.inText = source["inText"];
+	        this.class = source["class"];
+	        this.host = source["host"];
+	        this.families = source["families"];
 	        this.tool = source["tool"];
 	        this.project = source["project"];
 	        this.file = source["file"];
@@ -603,6 +1161,10 @@ export namespace app {
 	    total: number;
 	    hidden: number;
 	    inText: number;
+	    plain: number;
+	    redacted: number;
+	    stubbed: number;
+	    markers: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new LinkPage(source);
@@ -614,6 +1176,10 @@ export namespace app {
 	        this.total = source["total"];
 	        this.hidden = source["hidden"];
 	        this.inText = source["inText"];
+	        this.plain = source["plain"];
+	        this.redacted = source["redacted"];
+	        this.stubbed = source["stubbed"];
+	        this.markers = source["markers"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -634,22 +1200,7 @@ export namespace app {
 		    return a;
 		}
 	}
-	export class LinkQuery {
-	    onlyHidden: boolean;
-	    limit: number;
-	    offset: number;
 	
-	    static createFrom(source: any = {}) {
-	        return new LinkQuery(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.onlyHidden = source["onlyHidden"];
-	        this.limit = source["limit"];
-	        this.offset = source["offset"];
-	    }
-	}
 	
 	
 	
@@ -847,6 +1398,147 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ReplacedView {
+	    kind: string;
+	    seq: number;
+	    eventSeq: number;
+	    line: number;
+	    ref: string;
+	    lastSeen: BlockView[];
+	    lastSeenGone: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReplacedView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.seq = source["seq"];
+	        this.eventSeq = source["eventSeq"];
+	        this.line = source["line"];
+	        this.ref = source["ref"];
+	        this.lastSeen = this.convertValues(source["lastSeen"], BlockView);
+	        this.lastSeenGone = source["lastSeenGone"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ReplayDifference {
+	    block: number;
+	    offset: number;
+	    reason: string;
+	    recorded: string;
+	    replayed: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReplayDifference(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.block = source["block"];
+	        this.offset = source["offset"];
+	        this.reason = source["reason"];
+	        this.recorded = source["recorded"];
+	        this.replayed = source["replayed"];
+	    }
+	}
+	export class ReplayRequest {
+	    resultId: number;
+	    budget?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReplayRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resultId = source["resultId"];
+	        this.budget = source["budget"];
+	    }
+	}
+	export class ReplayView {
+	    replayable: boolean;
+	    code: string;
+	    reason: string;
+	    reproduced: boolean;
+	    policy: string;
+	    tried: string[];
+	    estimator: string;
+	    route: string;
+	    budget: number;
+	    budgetUnit: string;
+	    budgetSource: string;
+	    budgetRange?: BudgetRange;
+	    difference?: ReplayDifference;
+	    spillPath: string;
+	    spillState: string;
+	    notice: string;
+	    omittedBytes: number;
+	    omittedImages: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReplayView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.replayable = source["replayable"];
+	        this.code = source["code"];
+	        this.reason = source["reason"];
+	        this.reproduced = source["reproduced"];
+	        this.policy = source["policy"];
+	        this.tried = source["tried"];
+	        this.estimator = source["estimator"];
+	        this.route = source["route"];
+	        this.budget = source["budget"];
+	        this.budgetUnit = source["budgetUnit"];
+	        this.budgetSource = source["budgetSource"];
+	        this.budgetRange = this.convertValues(source["budgetRange"], BudgetRange);
+	        this.difference = this.convertValues(source["difference"], ReplayDifference);
+	        this.spillPath = source["spillPath"];
+	        this.spillState = source["spillState"];
+	        this.notice = source["notice"];
+	        this.omittedBytes = source["omittedBytes"];
+	        this.omittedImages = source["omittedImages"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class SessionRow {
 	    id: number;
 	    harness: string;
@@ -869,6 +1561,15 @@ export namespace app {
 	    cacheWriteTokens: number;
 	    tokens: number;
 	    tokensExact: boolean;
+	    title: string;
+	    kind: string;
+	    parentId: number;
+	    agentType: string;
+	    agentDescription: string;
+	    modelCalls: number;
+	    compactions: number;
+	    apiErrors: number;
+	    abortedTurns: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new SessionRow(source);
@@ -897,6 +1598,15 @@ export namespace app {
 	        this.cacheWriteTokens = source["cacheWriteTokens"];
 	        this.tokens = source["tokens"];
 	        this.tokensExact = source["tokensExact"];
+	        this.title = source["title"];
+	        this.kind = source["kind"];
+	        this.parentId = source["parentId"];
+	        this.agentType = source["agentType"];
+	        this.agentDescription = source["agentDescription"];
+	        this.modelCalls = source["modelCalls"];
+	        this.compactions = source["compactions"];
+	        this.apiErrors = source["apiErrors"];
+	        this.abortedTurns = source["abortedTurns"];
 	    }
 	}
 	export class ResultRow {
@@ -918,6 +1628,9 @@ export namespace app {
 	    noticeFileState: string;
 	    file: string;
 	    line: number;
+	    cutBy: string;
+	    cutOriginalTokens: number;
+	    hasOriginal: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ResultRow(source);
@@ -943,6 +1656,9 @@ export namespace app {
 	        this.noticeFileState = source["noticeFileState"];
 	        this.file = source["file"];
 	        this.line = source["line"];
+	        this.cutBy = source["cutBy"];
+	        this.cutOriginalTokens = source["cutOriginalTokens"];
+	        this.hasOriginal = source["hasOriginal"];
 	    }
 	}
 	export class ResultDetail {
@@ -953,6 +1669,8 @@ export namespace app {
 	    estimator: string;
 	    masked: number;
 	    revealed: boolean;
+	    replaced?: ReplacedView;
+	    replayable: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ResultDetail(source);
@@ -967,6 +1685,8 @@ export namespace app {
 	        this.estimator = source["estimator"];
 	        this.masked = source["masked"];
 	        this.revealed = source["revealed"];
+	        this.replaced = this.convertValues(source["replaced"], ReplacedView);
+	        this.replayable = source["replayable"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -986,6 +1706,22 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class ResultListQuery {
+	    sessionId: number;
+	    harnessSessionId: string;
+	    order: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResultListQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.harnessSessionId = source["harnessSessionId"];
+	        this.order = source["order"];
+	    }
 	}
 	export class ResultPage {
 	    rows: ResultRow[];
@@ -1035,6 +1771,7 @@ export namespace app {
 	        this.paged = source["paged"];
 	    }
 	}
+	
 	
 	export class ResultsQuery {
 	    sessionId: number;
@@ -1360,68 +2097,8 @@ export namespace app {
 	        this.reveal = source["reveal"];
 	    }
 	}
-	export class SweepPoliciesRequest {
-	    resultId: number;
-	    sessionId: number;
-	    budgets: number[];
-	    columns: CompareColumnSpec[];
-	    route: string;
-	    estimator: string;
 	
-	    static createFrom(source: any = {}) {
-	        return new SweepPoliciesRequest(source);
-	    }
 	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.resultId = source["resultId"];
-	        this.sessionId = source["sessionId"];
-	        this.budgets = source["budgets"];
-	        this.columns = this.convertValues(source["columns"], CompareColumnSpec);
-	        this.route = source["route"];
-	        this.estimator = source["estimator"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class SweepRequest {
-	    resultId: number;
-	    sessionId: number;
-	    budgets: number[];
-	    route: string;
-	    policy: string;
-	    estimator: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new SweepRequest(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.resultId = source["resultId"];
-	        this.sessionId = source["sessionId"];
-	        this.budgets = source["budgets"];
-	        this.route = source["route"];
-	        this.policy = source["policy"];
-	        this.estimator = source["estimator"];
-	    }
-	}
 	export class SweepRow {
 	    budget: number;
 	    results: number;
@@ -1531,6 +2208,166 @@ export namespace app {
 		    return a;
 		}
 	}
+	
+	export class TimelineCompaction {
+	    kind: string;
+	    at: string;
+	    line: number;
+	    endLine: number;
+	    trigger: string;
+	    tokensBefore: number;
+	    tokensAfter: number;
+	    call: number;
+	    dropsAll: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new TimelineCompaction(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.at = source["at"];
+	        this.line = source["line"];
+	        this.endLine = source["endLine"];
+	        this.trigger = source["trigger"];
+	        this.tokensBefore = source["tokensBefore"];
+	        this.tokensAfter = source["tokensAfter"];
+	        this.call = source["call"];
+	        this.dropsAll = source["dropsAll"];
+	    }
+	}
+	export class TimelineCall {
+	    at: string;
+	    line: number;
+	    input: number;
+	    cacheRead: number;
+	    cacheWrite: number;
+	    output: number;
+	    reasoning: number;
+	    prompt: number;
+	    model: string;
+	    contextWindow: number;
+	    carried: number;
+	    carriedTokens: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new TimelineCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.at = source["at"];
+	        this.line = source["line"];
+	        this.input = source["input"];
+	        this.cacheRead = source["cacheRead"];
+	        this.cacheWrite = source["cacheWrite"];
+	        this.output = source["output"];
+	        this.reasoning = source["reasoning"];
+	        this.prompt = source["prompt"];
+	        this.model = source["model"];
+	        this.contextWindow = source["contextWindow"];
+	        this.carried = source["carried"];
+	        this.carriedTokens = source["carriedTokens"];
+	    }
+	}
+	export class TimelineLane {
+	    sessionId: number;
+	    agentId: string;
+	    kind: string;
+	    agentType: string;
+	    agentDescription: string;
+	    model: string;
+	    started: string;
+	    calls: TimelineCall[];
+	    results: TimelineResult[];
+	    compactions: TimelineCompaction[];
+	    contextWindow: number;
+	    contextWindowSource: string;
+	    peak: number;
+	    parentCall: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new TimelineLane(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.agentId = source["agentId"];
+	        this.kind = source["kind"];
+	        this.agentType = source["agentType"];
+	        this.agentDescription = source["agentDescription"];
+	        this.model = source["model"];
+	        this.started = source["started"];
+	        this.calls = this.convertValues(source["calls"], TimelineCall);
+	        this.results = this.convertValues(source["results"], TimelineResult);
+	        this.compactions = this.convertValues(source["compactions"], TimelineCompaction);
+	        this.contextWindow = source["contextWindow"];
+	        this.contextWindowSource = source["contextWindowSource"];
+	        this.peak = source["peak"];
+	        this.parentCall = source["parentCall"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Timeline {
+	    session: SessionRow;
+	    lane: TimelineLane;
+	    subagents: TimelineLane[];
+	    calibration: Calibration;
+	    estimator: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Timeline(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session = this.convertValues(source["session"], SessionRow);
+	        this.lane = this.convertValues(source["lane"], TimelineLane);
+	        this.subagents = this.convertValues(source["subagents"], TimelineLane);
+	        this.calibration = this.convertValues(source["calibration"], Calibration);
+	        this.estimator = source["estimator"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	
 	
 
 }

@@ -4,4 +4,6 @@ import {app} from '../models';
 
 export function Check(arg1:string):Promise<app.LinkRow>;
 
+export function Facets(arg1:number):Promise<app.LinkFacets>;
+
 export function List(arg1:app.LinkQuery):Promise<app.LinkPage>;

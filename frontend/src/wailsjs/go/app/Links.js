@@ -6,6 +6,10 @@ export function Check(arg1) {
   return window['go']['app']['Links']['Check'](arg1);
 }
 
+export function Facets(arg1) {
+  return window['go']['app']['Links']['Facets'](arg1);
+}
+
 export function List(arg1) {
   return window['go']['app']['Links']['List'](arg1);
 }

@@ -8,6 +8,8 @@ export function Estimators():Promise<Array<string>>;
 
 export function Policies():Promise<Array<app.PolicyInfo>>;
 
+export function Replay(arg1:app.ReplayRequest):Promise<app.ReplayView>;
+
 export function Retain(arg1:app.RetainRequest):Promise<app.Projection>;
 
 export function Routes():Promise<Array<app.RouteInfo>>;

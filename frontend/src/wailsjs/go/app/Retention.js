@@ -14,6 +14,10 @@ export function Policies() {
   return window['go']['app']['Retention']['Policies']();
 }
 
+export function Replay(arg1) {
+  return window['go']['app']['Retention']['Replay'](arg1);
+}
+
 export function Retain(arg1) {
   return window['go']['app']['Retention']['Retain'](arg1);
 }

@@ -3,7 +3,11 @@
 import {app} from '../models';
 import {context} from '../models';
 
+export function Calibration(arg1:number):Promise<app.CalibrationView>;
+
 export function Diagnostics(arg1:number):Promise<Array<app.Diagnostic>>;
+
+export function Filled(arg1:app.FilledQuery):Promise<app.Filled>;
 
 export function Index():Promise<app.IndexStatus>;
 
@@ -12,6 +16,8 @@ export function Largest(arg1:app.PageQuery):Promise<app.ResultPage>;
 export function List(arg1:app.SessionQuery):Promise<app.SessionPage>;
 
 export function Result(arg1:app.ResultQuery):Promise<app.ResultDetail>;
+
+export function ResultList(arg1:app.ResultListQuery):Promise<Array<app.ResultRow>>;
 
 export function Results(arg1:app.ResultsQuery):Promise<app.ResultPage>;
 
@@ -26,3 +32,5 @@ export function SpillFile(arg1:app.SpillQuery):Promise<app.FileSlice>;
 export function Startup(arg1:context.Context):Promise<void>;
 
 export function Status():Promise<app.IndexStatus>;
+
+export function Timeline(arg1:number):Promise<app.Timeline>;
