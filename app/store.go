@@ -30,7 +30,7 @@ func NewStore(cfg Config, settings *SettingsStore) *Store {
 // attachment store is beside it, as the index keeps it.
 func NewStoreAt(cfg Config, settings *SettingsStore, dbPath string) *Store {
 	cfg.DBPath = dbPath
-	return &Store{cfg: cfg, settings: settings}
+	return NewStore(cfg, settings)
 }
 
 // DBPath is where the index lives.
