@@ -29,7 +29,6 @@ type command struct {
 	run     func(env Env, args []string) int
 }
 
-
 // Exit codes: 0 success, 1 a failure while running, 2 a usage error.
 const (
 	exitOK    = 0
