@@ -7,7 +7,9 @@
 // painted is what Go decides for the last input, a drag never sends a
 // superseded budget, and the recorded pane is not rebuilt by a change.
 //
-// SPILLSCOPE_TRACE_ROOT names another corpus (e.g. a `spillscope sample
+// The full trace is opt-in (SPILLSCOPE_E2E_TRACE=1: more opens, budgets and
+// changes for its p50/p95); by default each behaviour is checked on fewer
+// inputs. SPILLSCOPE_TRACE_ROOT names another corpus (e.g. a `spillscope sample
 // --bench-bytes 1GB` folder, which holds the same result), and
 // SPILLSCOPE_TRACE_DATA a data folder where it is already indexed.
 import { after, before, describe, test } from 'node:test';
@@ -15,12 +17,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureArtifacts, openApp, repoDir, stopAll, tempHome } from './harness.mjs';
+import { ensureArtifacts, openApp, repoDir, stopAll, tempHome, waitFor } from './harness.mjs';
 
 const cli = join(repoDir, 'build', 'bin', 'spillscope');
 const home = tempHome();
 const root = process.env.SPILLSCOPE_TRACE_ROOT || join(home, 'roots', 'sample');
 const dataDir = process.env.SPILLSCOPE_TRACE_DATA || join(home, 'data');
+const trace = process.env.SPILLSCOPE_E2E_TRACE === '1';
 
 function prepare() {
   if (!existsSync(cli)) return `${cli} is missing (build it with: make build/bin/spillscope)`;
@@ -158,7 +161,7 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
     await page.getByTestId('nav-largest').click();
     const cold = await open(0);
     const warm = [];
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < (trace ? 6 : 1); i++) {
       await back();
       await open(1);
       await back();
@@ -167,6 +170,52 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
     figures.openFirst = { ms: +cold.toFixed(1) };
     figures.open = summary(warm);
     assert.equal(await page.getByTestId('result-view').count(), 1);
+  });
+
+  test('the panes read the 1 MB result by page, and the pages read are its text', async () => {
+    const pane = (testid) =>
+      page.evaluate((testid) => {
+        // The first paged text, and what all of them span.
+        const pres = [...document.querySelectorAll(`[data-testid=${testid}] pre[data-end]`)];
+        const pre = pres[0];
+        const spans = pres.reduce((n, p) => n + Number(p.dataset.end) - Number(p.dataset.start), 0);
+        return pre ? { start: Number(pre.dataset.start), end: Number(pre.dataset.end), read: Number(pre.dataset.read), spans } : null;
+      }, testid);
+    const recorded = await pane('recorded-blocks');
+    assert.ok(recorded, 'the recorded block is paged');
+    assert.ok(recorded.spans >= 1_000_000, `the recorded views span ${recorded.spans} bytes`);
+    assert.ok(recorded.read < recorded.end, `the recorded pane holds ${recorded.read} of ${recorded.end} bytes before it scrolls`);
+    assert.ok(await pane('projection-blocks'), 'the re-run pane pages its kept text too');
+    // Scrolling to the end of what is read reads the next pages.
+    let read = recorded.read;
+    for (let i = 0; i < 4; i++) {
+      await page.evaluate(() => {
+        const pre = document.querySelector('[data-testid=recorded-blocks] pre[data-end]');
+        for (let e = pre; e; e = e.parentElement) {
+          const o = getComputedStyle(e).overflowY;
+          if (o === 'auto' || o === 'scroll') {
+            e.scrollTop = e.scrollHeight;
+            break;
+          }
+        }
+      });
+      await waitFor(async () => (await pane('recorded-blocks')).read > read, 'the next page to be read', 10000, 20);
+      read = (await pane('recorded-blocks')).read;
+    }
+    // What the pages show is the result's text as Go masks it whole.
+    const same = await page.evaluate(async (id) => {
+      const runs = [...document.querySelector('[data-testid=recorded-blocks] pre[data-end]').querySelectorAll('.run')].map((r) => r.textContent).join('');
+      const whole = await window.go.app.Sessions.Result({ id, reveal: false, paged: false });
+      // Spelled as the panes spell control characters (splitControls).
+      // eslint-disable-next-line no-control-regex
+      const text = whole.blocks.find((b) => b.kind === 'text').text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) => '\\x' + c.charCodeAt(0).toString(16).padStart(2, '0'));
+      const n = Math.min(runs.length, text.length);
+      let d = 0;
+      while (d < n && runs[d] === text[d]) d++;
+      return { n, equal: d === n, at: d, got: runs.slice(d, d + 40), want: text.slice(d, d + 40) };
+    }, largest[0].id);
+    assert.ok(same.n > 4 * 8192, `the pane shows ${same.n} characters`);
+    assert.ok(same.equal, `the paged text equals the text Go sends whole: ${JSON.stringify(same)}`);
   });
 
   test('a budget drag paints each newer budget and never sends a superseded one', async () => {
@@ -250,7 +299,8 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
   test('typed budgets paint the budget typed', async () => {
     const xs = [];
     const from = await page.evaluate(() => window.__trace.calls.length);
-    for (const b of [1000, 5000, 12500, 50000, 200000, 2500, 100000, 20000, 7500, 150000]) xs.push(await change('budget-input', String(b), { budget: b }));
+    const budgets = [1000, 5000, 12500, 50000, 200000, 2500, 100000, 20000, 7500, 150000];
+    for (const b of trace ? budgets : budgets.slice(0, 3)) xs.push(await change('budget-input', String(b), { budget: b }));
     figures.typed = summary(xs);
     // The binding alone, as the page sees it: from the call to its answer, parsed.
     figures.typedBinding = summary(await page.evaluate((from) => window.__trace.calls.slice(from).map((c) => c.end - c.start), from));
@@ -268,7 +318,7 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
     // Once each to build their Analyses, then timed: a change must only re-decide.
     for (const r of pick) await change('route-select', r, { route: r });
     let from = await calls();
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < (trace ? 10 : pick.length); i++) {
       const r = pick[i % pick.length];
       route.push(await change('route-select', r, { route: r, estimator: routeEst[r] }));
     }
@@ -277,7 +327,7 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
     const estimators = ['dsh-meter', 'o200k_base', 'cl100k_base'];
     for (const e of estimators) await change('estimator-select', e, { estimator: e });
     from = await calls();
-    for (let i = 0; i < 9; i++) {
+    for (let i = 0; i < (trace ? 9 : 3); i++) {
       const e = estimators[i % 3];
       est.push(await change('estimator-select', e, { estimator: e }));
     }
@@ -285,7 +335,7 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
     const policies = (await page.evaluate(() => window.go.app.Retention.Policies())).map((p) => p.name);
     const pol = [];
     from = await calls();
-    for (let i = 0; i < 2 * policies.length; i++) {
+    for (let i = 0; i < (trace ? 2 : 1) * policies.length; i++) {
       const p = policies[i % policies.length];
       pol.push(await change('policy-select', p, { policy: p }));
     }
