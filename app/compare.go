@@ -237,6 +237,10 @@ type SeriesRow struct {
 	LostLines              int64 `json:"lostLines"`
 	LostImages             int   `json:"lostImages"`
 	InlineTokensLowerBound bool  `json:"inlineTokensLowerBound"`
+	// Error is set, and the figures empty, when the policy's parameters
+	// cannot hold at this point; it names the parameter, as a Compare
+	// column's Error does.
+	Error string `json:"error,omitempty"`
 }
 
 // SweepSeries is one policy's series over the scope.
@@ -299,7 +303,7 @@ func (r *Retention) SweepPolicies(req SweepPoliciesRequest) ([]SweepSeries, erro
 	for i, g := range got {
 		out[i].Yardstick = g.Yardstick
 		for j, row := range g.Rows {
-			out[i].Rows = append(out[i].Rows, SeriesRow{Slider: req.Budgets[j], Budget: row.Budget, Results: row.Results,
+			out[i].Rows = append(out[i].Rows, SeriesRow{Slider: req.Budgets[j], Budget: row.Budget, Error: row.Error, Results: row.Results,
 				Replaced: row.Replaced, NoticeOnly: row.NoticeOnly, Preserved: row.Preserved, InlineTokens: row.InlineTokens,
 				OmittedBytes: row.OmittedBytes, OmittedImages: row.OmittedImages, YardstickTokens: row.YardstickTokens,
 				LostBytes: row.LostBytes, LostLines: row.LostLines, LostImages: row.LostImages, InlineTokensLowerBound: row.InlineTokensLowerBound})
@@ -330,10 +334,11 @@ func (r *Retention) sweepResult(db *sessions.DB, req SweepPoliciesRequest, specs
 			if err != nil {
 				return nil, err
 			}
-			if cols[0].Error != "" {
-				return nil, errors.New(cols[0].Error)
-			}
 			out[i].Rows[j].Budget = b
+			if cols[0].Error != "" {
+				out[i].Rows[j].Error = cols[0].Error
+				continue
+			}
 			out[i].Rows[j].AddPriced(&cols[0].Outcome, cols[0].Priced, *first.row)
 		}
 	}

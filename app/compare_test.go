@@ -101,7 +101,67 @@ func TestSweepPolicies(t *testing.T) {
 			}
 		}
 	}
-	if _, err := r.SweepPolicies(SweepPoliciesRequest{Budgets: budgets, Columns: []CompareColumnSpec{{Policy: "opencode", Params: map[string]string{"direction": "middle"}}}}); err == nil {
-		t.Fatal("a bad parameter swept")
+}
+
+// TestSweepPolicyPointErrors: where a policy's parameters cannot hold at a
+// slider position (dsh-pruner's head and tail over its threshold low on the
+// slider; a parameter no budget makes valid), that series' point carries
+// Compare's error for the column and no figures, over one result and over
+// the index alike; the other points and series are what they are alone.
+func TestSweepPolicyPointErrors(t *testing.T) {
+	s, r, _, _, _ := newIndexedApp(t)
+	page, err := s.Largest(PageQuery{Limit: 1})
+	if err != nil || len(page.Rows) != 1 {
+		t.Fatal(page.Rows, err)
+	}
+	id := page.Rows[0].ID
+	cols := []CompareColumnSpec{{Policy: "dsh-pruner"}, {Policy: "dsh-tokens"}, {Policy: "opencode", Params: map[string]string{"direction": "middle"}}}
+	budgets := []int64{200, 20000}
+	for _, scope := range []struct {
+		name string
+		req  SweepPoliciesRequest
+	}{
+		{"result", SweepPoliciesRequest{ResultID: id, Budgets: budgets, Columns: cols}},
+		{"index", SweepPoliciesRequest{Budgets: budgets, Columns: cols}},
+	} {
+		t.Run(scope.name, func(t *testing.T) {
+			got, err := r.SweepPolicies(scope.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			alone := scope.req
+			alone.Columns = cols[1:2]
+			tokens, err := r.SweepPolicies(alone)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, c := range cols {
+				for j, b := range budgets {
+					sl := b
+					view, err := r.Compare(CompareRequest{ResultID: id, Columns: cols[i : i+1], Slider: &sl})
+					if err != nil {
+						t.Fatal(err)
+					}
+					row, want := got[i].Rows[j], view.Columns[0].Error
+					if row.Error != want || row.Slider != b {
+						t.Fatalf("%s at %d: sweep error %q, compare %q", c.Policy, b, row.Error, want)
+					}
+					if want != "" && (row.Results != 0 || row.YardstickTokens != 0) {
+						t.Fatalf("%s at %d: an error point with figures %+v", c.Policy, b, row)
+					}
+					if want == "" && row.Results == 0 {
+						t.Fatalf("%s at %d: no results", c.Policy, b)
+					}
+				}
+			}
+			if got[0].Rows[0].Error == "" || got[0].Rows[1].Error != "" || got[2].Rows[0].Error == "" || got[2].Rows[1].Error == "" {
+				t.Fatalf("errors: dsh-pruner %q %q, opencode %q %q", got[0].Rows[0].Error, got[0].Rows[1].Error, got[2].Rows[0].Error, got[2].Rows[1].Error)
+			}
+			for j := range budgets {
+				if got[1].Rows[j] != tokens[0].Rows[j] {
+					t.Fatalf("dsh-tokens at %d beside failing series %+v, alone %+v", budgets[j], got[1].Rows[j], tokens[0].Rows[j])
+				}
+			}
+		})
 	}
 }

@@ -132,7 +132,7 @@ func checkHarness(t testing.TB, a *Analysis, policy string, s Settings, o Outcom
 // file and the marker's figures.
 func checkOpenCode(t testing.TB, a *Analysis, s Settings, o Outcome) {
 	t.Helper()
-	j := a.joined("\n\n")
+	j := a.joined("\n\n", joinBetween)
 	var preview strings.Builder
 	for _, sp := range o.Spans {
 		if sp.Kind == SpanKept || sp.Kind == SpanWrapper {

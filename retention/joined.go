@@ -3,94 +3,121 @@ package retention
 import "strings"
 
 // joinedText is a result's text blocks joined into the one string a harness
-// truncates (OpenCode joins an MCP result's text items with "\n\n"), with
-// where each block sits in it, so kept ranges map back to the blocks and the
-// separators show as the harness's framing.
+// truncates (OpenCode joins an MCP result's text items with "\n\n", Codex
+// its tool output's with "\n"), with where each block and each separator
+// sits in it, so kept ranges map back to the blocks and the separators show
+// as the harness's framing.
 type joinedText struct {
-	text   string
-	sep    string
-	blocks []int   // original block index of each joined part
-	starts []int64 // offset of each part in text
-	lines  int     // "\n"-separated lines, as text.split("\n") counts them
+	text  string
+	segs  []joinSeg
+	lines int // "\n"-separated lines, as text.split("\n") counts them
 }
 
-// joined returns the text blocks joined with sep, built once per Analysis.
-func (a *Analysis) joined(sep string) *joinedText {
-	return a.derive("joined:"+sep, func() any {
-		j := &joinedText{sep: sep}
-		var parts []string
-		var at int64
+// joinSeg is one part of the join: text[at:at+n] is block's text, or a
+// separator for block -1.
+type joinSeg struct {
+	block int
+	at, n int64
+}
+
+// Join rules: how a harness puts separators between text blocks.
+const (
+	// joinBetween puts the separator between every two text blocks, as
+	// JavaScript's Array.join does.
+	joinBetween = iota
+	// joinAfterText puts it before a block only once the join so far is
+	// non-empty, as Codex's push loop does: leading empty blocks add
+	// nothing.
+	joinAfterText
+)
+
+// joined returns the text blocks joined with sep by rule, built once per
+// Analysis.
+func (a *Analysis) joined(sep string, rule int) *joinedText {
+	key := "joined:" + sep
+	if rule == joinAfterText {
+		key = "joined-after-text:" + sep
+	}
+	return a.derive(key, func() any {
+		j := &joinedText{}
+		var texts []int
 		for i, bi := range a.blocks {
-			if bi.kind != TypeText {
-				continue
+			if bi.kind == TypeText {
+				texts = append(texts, i)
 			}
-			if len(parts) > 0 {
-				at += int64(len(sep))
-			}
-			j.blocks = append(j.blocks, i)
-			j.starts = append(j.starts, at)
-			parts = append(parts, bi.text)
-			at += int64(len(bi.text))
 		}
-		if len(parts) == 1 {
-			j.text = parts[0] // no copy of a large single block
+		if len(texts) == 1 {
+			// No copy of a large single block.
+			i := texts[0]
+			j.text = a.blocks[i].text
+			j.segs = []joinSeg{{block: i, n: int64(len(j.text))}}
 		} else {
-			j.text = strings.Join(parts, sep)
+			var sb strings.Builder
+			sb.Grow(int(a.textBytes) + len(sep)*len(texts))
+			for k, i := range texts {
+				if k > 0 && (rule == joinBetween || sb.Len() > 0) {
+					j.segs = append(j.segs, joinSeg{block: -1, at: int64(sb.Len()), n: int64(len(sep))})
+					sb.WriteString(sep)
+				}
+				t := a.blocks[i].text
+				j.segs = append(j.segs, joinSeg{block: i, at: int64(sb.Len()), n: int64(len(t))})
+				sb.WriteString(t)
+			}
+			j.text = sb.String()
 		}
 		j.lines = strings.Count(j.text, "\n") + 1
 		return j
 	}).(*joinedText)
 }
 
-// add appends text[lo:hi] to c: kept spans for the parts of blocks, wrapper
-// spans for the separators between them.
-func (j *joinedText) add(c *contentBuilder, lo, hi int64) {
-	for k, b := range j.blocks {
-		start := j.starts[k]
-		end := start + j.blockLen(k)
-		if k > 0 {
-			sepStart := start - int64(len(j.sep))
-			if s, e := max(lo, sepStart), min(hi, start); s < e {
-				c.text(SpanWrapper, -1, 0, j.text[s:e])
-			}
-		}
-		if s, e := max(lo, start), min(hi, end); s < e {
-			c.text(SpanKept, b, s-start, j.text[s:e])
-		}
-	}
-}
-
-func (j *joinedText) blockLen(k int) int64 {
-	if k+1 < len(j.starts) {
-		return j.starts[k+1] - int64(len(j.sep)) - j.starts[k]
-	}
-	return int64(len(j.text)) - j.starts[k]
-}
-
-// keptBytes counts the original blocks' bytes within text[lo:hi].
-func (j *joinedText) keptBytes(lo, hi int64) int64 {
+// chars counts the join's code points from the blocks' (points, as
+// Analysis.codePoints gives them) and the separators'.
+func (j *joinedText) chars(points []int64) int64 {
 	var n int64
-	for k := range j.blocks {
-		start := j.starts[k]
-		if s, e := max(lo, start), min(hi, start+j.blockLen(k)); s < e {
-			n += e - s
+	for _, sg := range j.segs {
+		if sg.block < 0 {
+			n += int64(len(j.text[sg.at : sg.at+sg.n]))
+			continue
 		}
+		n += points[sg.block]
 	}
 	return n
 }
 
-// position maps an offset of text to a block and an offset in it; one in a
-// separator is the start of the next block, one past the end the end of the
-// content (nblocks is the result's block count).
-func (j *joinedText) position(off int64, nblocks int) Position {
-	for k, b := range j.blocks {
-		start := j.starts[k]
-		end := start + j.blockLen(k)
-		if off < start {
-			return Position{Block: b}
+// add appends text[lo:hi] to c, a kept span for each part of a block and a
+// wrapper span for each part of a separator, and returns the original bytes
+// it kept.
+func (j *joinedText) add(c *contentBuilder, lo, hi int64) int64 {
+	var kept int64
+	for _, sg := range j.segs {
+		s, e := max(lo, sg.at), min(hi, sg.at+sg.n)
+		if s >= e {
+			continue
 		}
-		if off < end {
-			return Position{Block: b, Offset: off - start}
+		if sg.block < 0 {
+			c.text(SpanWrapper, -1, 0, j.text[s:e])
+			continue
+		}
+		c.text(SpanKept, sg.block, s-sg.at, j.text[s:e])
+		kept += e - s
+	}
+	return kept
+}
+
+// position maps an offset of text to a block and an offset in it. An
+// offset at the end of a block or in a separator is the start of the next
+// block, one at the end of the join the end of the content (nblocks is the
+// result's block count), as the other policies place a boundary.
+func (j *joinedText) position(off int64, nblocks int) Position {
+	for _, sg := range j.segs {
+		if sg.block < 0 {
+			continue
+		}
+		if off < sg.at {
+			return Position{Block: sg.block}
+		}
+		if off < sg.at+sg.n {
+			return Position{Block: sg.block, Offset: off - sg.at}
 		}
 	}
 	return Position{Block: nblocks}

@@ -142,3 +142,48 @@ func BenchmarkAllPoliciesAfterAnalysis(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAllPolicies20000Blocks is every registered policy deciding on a
+// warm Analysis of a result of 20,000 small text blocks (about 1.2 MB): the
+// many-parts case, where content built by concatenating each kept part onto
+// the open block is quadratic. /shipped is the harness's shipped settings;
+// /half a budget of about half the result, so that thousands of parts are
+// kept.
+func BenchmarkAllPolicies20000Blocks(b *testing.B) {
+	parts := make([]Block, 20000)
+	var total int
+	for i := range parts {
+		parts[i] = textBlock("line " + strconv.Itoa(i) + " of a result cut into many small text blocks\n")
+		total += len(parts[i].Text)
+	}
+	src := Analyses(Result{Content: parts}, "", AnalyseOptions{Call: Call{ToolName: "run_shell_command", Spill: SpillRef{Locator: "/spill/bench.txt"}}})
+	for _, info := range Policies() {
+		pol := mustPolicy(b, info.Name)
+		half := total / 2
+		if info.Unit == "tokens" {
+			half = total / 8
+		}
+		a, err := src(info.Estimator)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, v := range []struct {
+			name   string
+			params Params
+		}{{"shipped", nil}, {"half", Params{info.Budget: strconv.Itoa(half)}}} {
+			s, err := info.Resolve(v.params)
+			if err != nil {
+				b.Fatal(err)
+			}
+			o := a.Run(pol, s)
+			b.Run(info.Name+"/"+v.name+"/"+o.Status, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if got := a.Run(pol, s); got.Status != o.Status {
+						b.Fatal(got.Status)
+					}
+				}
+			})
+		}
+	}
+}

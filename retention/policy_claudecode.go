@@ -574,30 +574,28 @@ func (a *Analysis) claudePersist(c claudeContent, threshold int64, pristine bool
 	end, more, split := ClaudePreview(file)
 	notice := claudeTooLarge + ClaudeFormatSize(original) + claudeSavedTo + ref.Locator
 	var b contentBuilder
-	var w textWriter
-	w.text(SpanWrapper, -1, 0, ClaudePersistedOpen+"\n")
-	w.text(SpanNotice, -1, 0, notice+claudePreviewLine+ClaudeFormatSize(ClaudePreviewChars)+"):\n")
+	b.text(SpanWrapper, -1, 0, ClaudePersistedOpen+"\n")
+	b.text(SpanNotice, -1, 0, notice+claudePreviewLine+ClaudeFormatSize(ClaudePreviewChars)+"):\n")
 	var kept int64
 	if c.array {
 		// A preview of the .json file: kept spans with block -1 are byte
 		// ranges of that file (Outcome.CompleteFile).
 		if end > 0 {
-			w.text(SpanKept, -1, 0, file[:end])
+			b.text(SpanKept, -1, 0, file[:end])
 		}
 	} else {
-		kept = claudeAddPrefix(&w, c.blocks[0], int64(end))
+		kept = claudeAddPrefix(&b, c.blocks[0], int64(end))
 	}
 	if split {
-		w.text(SpanWrapper, -1, 0, string(utf8.RuneError))
+		b.text(SpanWrapper, -1, 0, string(utf8.RuneError))
 		diags = append(diags, "the preview's last unit is the first half of a surrogate pair: Claude Code keeps it alone, which its log records as an escape read back as U+FFFD")
 	}
 	if more {
-		w.text(SpanMarker, -1, 0, claudeMore)
+		b.text(SpanMarker, -1, 0, claudeMore)
 	} else {
-		w.text(SpanWrapper, -1, 0, "\n")
+		b.text(SpanWrapper, -1, 0, "\n")
 	}
-	w.text(SpanWrapper, -1, 0, ClaudePersistedClose)
-	w.flush(&b)
+	b.text(SpanWrapper, -1, 0, ClaudePersistedClose)
 	// Omitted bytes are the original text's not shown, or for an array the
 	// .json file's.
 	omitted := a.textBytes - kept
@@ -629,7 +627,7 @@ type claudeSaved struct {
 
 // claudeAddPrefix adds the first n bytes of a string's pieces, and returns
 // the original bytes among them.
-func claudeAddPrefix(b *textWriter, pieces []claudePiece, n int64) int64 {
+func claudeAddPrefix(b *contentBuilder, pieces []claudePiece, n int64) int64 {
 	var at, kept int64
 	for _, p := range pieces {
 		if at >= n {
@@ -663,7 +661,6 @@ func claudePosition(pieces []claudePiece, off int64, blocks int) Position {
 // that kept an image or stayed under the threshold).
 func (a *Analysis) claudeBuilt(c claudeContent, notice string, diags []string) Outcome {
 	var b contentBuilder
-	var w textWriter
 	var kept int64
 	for _, blk := range c.blocks {
 		for _, p := range blk {
@@ -673,7 +670,7 @@ func (a *Analysis) claudeBuilt(c claudeContent, notice string, diags []string) O
 			case p.other != nil:
 				b.other(p.block, *p.other)
 			default:
-				w.text(p.kind, p.block, p.start, p.text)
+				b.text(p.kind, p.block, p.start, p.text)
 				if p.block >= 0 {
 					kept += int64(len(p.text))
 				}
@@ -682,7 +679,7 @@ func (a *Analysis) claudeBuilt(c claudeContent, notice string, diags []string) O
 				}
 			}
 		}
-		w.flush(&b)
+		b.end()
 	}
 	o := Outcome{
 		Status: StatusReplaced, Content: b.blocks, Spans: b.spans, Notice: notice, OmittedBytes: a.textBytes - kept,

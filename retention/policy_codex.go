@@ -312,86 +312,6 @@ func rustLines(s string) int64 {
 	return n
 }
 
-// codexJoined is formatted_truncate_text_content_items_with_policy's join of
-// the text items: before each, a \n when the join so far is non-empty. segs
-// say where each block's text sits in it (block -1: a joiner).
-type codexJoined struct {
-	text  string
-	chars int64
-	segs  []codexSeg
-}
-
-type codexSeg struct {
-	block  int
-	at, n  int64
-	joiner bool
-}
-
-func (a *Analysis) codexJoin() codexJoined {
-	points := a.codePoints()
-	var texts []int
-	for i, bi := range a.blocks {
-		if bi.kind == TypeText {
-			texts = append(texts, i)
-		}
-	}
-	if len(texts) == 1 {
-		i := texts[0]
-		t := a.blocks[i].text
-		return codexJoined{text: t, chars: points[i], segs: []codexSeg{{block: i, n: int64(len(t))}}}
-	}
-	return a.derive("codex/join", func() any { return a.codexJoinBlocks(texts) }).(codexJoined)
-}
-
-func (a *Analysis) codexJoinBlocks(texts []int) codexJoined {
-	points := a.codePoints()
-	var j codexJoined
-	var sb strings.Builder
-	sb.Grow(int(a.textBytes) + len(texts))
-	for _, i := range texts {
-		if sb.Len() > 0 {
-			j.segs = append(j.segs, codexSeg{block: -1, at: int64(sb.Len()), n: 1, joiner: true})
-			sb.WriteByte('\n')
-			j.chars++
-		}
-		t := a.blocks[i].text
-		j.segs = append(j.segs, codexSeg{block: i, at: int64(sb.Len()), n: int64(len(t))})
-		sb.WriteString(t)
-		j.chars += points[i]
-	}
-	j.text = sb.String()
-	return j
-}
-
-// add adds j.text[lo:hi] with a kept span per block it comes from and a
-// wrapper span per joiner, and returns the original bytes it kept.
-func (j codexJoined) add(c *textWriter, lo, hi int64) int64 {
-	var kept int64
-	for _, sg := range j.segs {
-		s, e := max(lo, sg.at), min(hi, sg.at+sg.n)
-		if s >= e {
-			continue
-		}
-		if sg.joiner {
-			c.text(SpanWrapper, -1, 0, j.text[s:e])
-			continue
-		}
-		c.text(SpanKept, sg.block, s-sg.at, j.text[s:e])
-		kept += e - s
-	}
-	return kept
-}
-
-// position maps an offset of the join to the original block and offset.
-func (j codexJoined) position(off int64, blocks int) Position {
-	for _, sg := range j.segs {
-		if !sg.joiner && off >= sg.at && off <= sg.at+sg.n {
-			return Position{Block: sg.block, Offset: off - sg.at}
-		}
-	}
-	return Position{Block: blocks}
-}
-
 // codexFormatted is the tool's own output: every text item joined and cut
 // under formatted_truncate_text's header, non-text items after it in their
 // order (formatted_truncate_text_content_items_with_policy; for one text it
@@ -406,19 +326,20 @@ func (a *Analysis) codexFormatted(p CodexTruncation) Outcome {
 	if texts == 0 {
 		return a.keep(StatusWithinBudget, nil, "no text items: Codex passes media through")
 	}
-	j := a.codexJoin()
+	// formatted_truncate_text_content_items_with_policy joins the text
+	// items with a \n before each once the join so far is non-empty.
+	j := a.joined("\n", joinAfterText)
 	n := int64(len(j.text))
 	if n <= p.ByteBudget() {
 		return a.keep(StatusWithinBudget, nil)
 	}
-	cut := codexTruncate(j.text, j.chars, p.ByteBudget(), p.Tokens)
+	cut := codexTruncate(j.text, j.chars(a.codePoints()), p.ByteBudget(), p.Tokens)
 	var c contentBuilder
-	var w textWriter
-	w.text(SpanHeader, -1, 0, CodexHeader(n, rustLines(j.text)))
-	kept := j.add(&w, 0, int64(cut.PrefixEnd))
-	w.text(SpanMarker, -1, 0, cut.Marker)
-	kept += j.add(&w, int64(cut.SuffixStart), n)
-	w.flush(&c)
+	c.text(SpanHeader, -1, 0, CodexHeader(n, rustLines(j.text)))
+	kept := j.add(&c, 0, int64(cut.PrefixEnd))
+	c.text(SpanMarker, -1, 0, cut.Marker)
+	kept += j.add(&c, int64(cut.SuffixStart), n)
+	c.end()
 	for i, bi := range a.blocks {
 		switch bi.kind {
 		case TypeText:
@@ -446,13 +367,7 @@ func (a *Analysis) codexOutcome(c contentBuilder, kept int64, notice string, hea
 	}
 	orig, exact := a.original(int(min(p.TokenBudget(), math.MaxInt32)))
 	o.OriginalTokens, o.OriginalTokensExact = orig.Total, exact
-	noticeTokens := 0
-	for _, sp := range c.spans {
-		if sp.Kind == SpanNotice {
-			noticeTokens += a.est.Count(c.blocks[sp.Out].Text[sp.OutStart:sp.OutEnd])
-		}
-	}
-	o.Tokens = a.priceBuilt(c, noticeTokens)
+	o.Tokens = a.priceBuilt(c, a.noticeCost(c))
 	return o
 }
 
@@ -607,16 +522,15 @@ func (a *Analysis) codexMCP(p CodexTruncation) Outcome {
 	}
 	cut := codexTruncate(js, ser.chars, max, false)
 	var c contentBuilder
-	var w textWriter
 	// Kept spans with block -1 are bytes of the serialised result.
 	if cut.PrefixEnd > 0 {
-		w.text(SpanKept, -1, 0, js[:cut.PrefixEnd])
+		c.text(SpanKept, -1, 0, js[:cut.PrefixEnd])
 	}
-	w.text(SpanMarker, -1, 0, cut.Marker)
+	c.text(SpanMarker, -1, 0, cut.Marker)
 	if cut.SuffixStart < len(js) {
-		w.text(SpanKept, -1, int64(cut.SuffixStart), js[cut.SuffixStart:])
+		c.text(SpanKept, -1, int64(cut.SuffixStart), js[cut.SuffixStart:])
 	}
-	w.flush(&c)
+	c.end()
 	kept := int64(cut.PrefixEnd + len(js) - cut.SuffixStart)
 	omitted := int64(len(js)) - kept
 	o := Outcome{

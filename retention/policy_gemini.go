@@ -369,10 +369,18 @@ type GeminiTruncation struct {
 }
 
 var (
-	geminiHeadRe   = regexp.MustCompile(`^` + regexp.QuoteMeta(geminiLead) + `([\d,]+) and last ([\d,]+)` + regexp.QuoteMeta(geminiSee) + `([^\n]+)\n`)
-	geminiMarkerRe = regexp.MustCompile(`\n\n\.\.\. \[([\d,]+) characters omitted\] \.\.\.\n\n`)
-	geminiOlderRe  = regexp.MustCompile(`^` + regexp.QuoteMeta(geminiOlderLead) + `([^\n]+)\n`)
+	geminiHeadRe   = regexp.MustCompile(`^` + regexp.QuoteMeta(geminiLead) + `(` + geminiFigure + `) and last (` + geminiFigure + `)` + regexp.QuoteMeta(geminiSee) + `([^\n]+)\n`)
+	geminiMarkerRe = regexp.MustCompile(`\n\n\.\.\. \[(` + geminiFigure + `) characters omitted\] \.\.\.\n\n`)
+	// The older notice's two sentences, however the line between them was
+	// wrapped, and its path's line.
+	geminiOlderRe = regexp.MustCompile(`^Tool output was too large and has been truncated\.\s*The full output has been saved to: ([^\n]*[^\s])[ \t]*(?:\n|$)`)
 )
+
+// geminiFigure is a number as toLocaleString() writes it in the locale
+// Gemini CLI runs in: plain digits, or digits grouped by three with a
+// comma, a full stop, a space, a no-break space or an apostrophe (ungroup
+// checks the grouping).
+const geminiFigure = `\d[\d.,' \x{a0}\x{202f}]*?`
 
 const geminiMasked = "<tool_output_masked>\n"
 
@@ -403,10 +411,29 @@ func RecogniseGeminiTruncation(text string) (GeminiTruncation, bool) {
 	return GeminiTruncation{}, false
 }
 
-// ungroup reads a number written with digit grouping; -1 if it is not one.
+// ungroup reads a number written as geminiFigure: plain digits, or groups
+// of three after a first of one to three, all split by one separator; -1 if
+// it is not one (a figure such as "80,00" is not a count).
 func ungroup(s string) int64 {
-	n, err := strconv.ParseInt(strings.ReplaceAll(s, ",", ""), 10, 64)
-	if err != nil || GroupDigits(n) != s {
+	digits := s
+	if i := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }); i >= 0 {
+		_, w := utf8.DecodeRuneInString(s[i:])
+		groups := strings.Split(s, s[i:i+w])
+		if len(groups[0]) == 0 || len(groups[0]) > 3 {
+			return -1
+		}
+		for _, g := range groups[1:] {
+			if len(g) != 3 {
+				return -1
+			}
+		}
+		digits = strings.Join(groups, "")
+	}
+	if strings.Trim(digits, "0123456789") != "" {
+		return -1
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil {
 		return -1
 	}
 	return n

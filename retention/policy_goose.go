@@ -3,6 +3,7 @@ package retention
 import (
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // goose's large-response handler, as aaif-goose/goose @ 03b56016 implements
@@ -158,6 +159,11 @@ func joinNonEmpty(parts []string, sep string) string {
 const (
 	GooseCurrent = "goose-large-response"
 	GooseOlder   = "goose-large-response-older"
+	// GooseSavedOutput is the wording of a variant that lowers the
+	// threshold for shell output to 50,000 characters: "Tool output was N
+	// characters and is saved to <path>. To view portions, …" (no policy
+	// here writes it; the indexer recognises it).
+	GooseSavedOutput = "goose-saved-output"
 )
 
 // GooseNotice is goose's pointer sentence recognised in a text item.
@@ -172,21 +178,32 @@ type GooseNotice struct {
 var (
 	gooseCurrentRe = regexp.MustCompile(`^` + regexp.QuoteMeta(gooseLead) + `(\d+)` + regexp.QuoteMeta(gooseMid+gooseCurrentTo) + `([^\n]+)` + regexp.QuoteMeta(gooseCurrentEnd) + `$`)
 	gooseOlderRe   = regexp.MustCompile(`^` + regexp.QuoteMeta(gooseLead) + `(\d+)` + regexp.QuoteMeta(gooseMid+gooseOlderTo) + `([^\n]+)$`)
+	gooseSavedRe   = regexp.MustCompile(`^` + regexp.QuoteMeta(gooseSavedLead) + `(\d+) characters and is saved to ([^\n]+?)\. To view portions, `)
 )
 
+const gooseSavedLead = "Tool output was "
+
 // RecogniseGooseNotice recognises a text item that is goose's pointer
-// sentence, in either wording: goose replaces the whole item, so the
-// sentence is the whole text.
+// sentence, in either wording, or the saved-output variant's: goose
+// replaces the whole item, so the sentence is the whole text (the variant's
+// first line).
 func RecogniseGooseNotice(text string) (GooseNotice, bool) {
-	if len(text) > 64<<10 || len(text) < len(gooseLead) || text[:len(gooseLead)] != gooseLead {
+	if len(text) > 64<<10 {
 		return GooseNotice{}, false
 	}
-	kind := GooseCurrent
-	m := gooseCurrentRe.FindStringSubmatch(text)
-	if m == nil {
-		kind, m = GooseOlder, gooseOlderRe.FindStringSubmatch(text)
+	var kind string
+	var m []string
+	switch {
+	case strings.HasPrefix(text, gooseLead):
+		kind, m = GooseCurrent, gooseCurrentRe.FindStringSubmatch(text)
+		if m == nil {
+			kind, m = GooseOlder, gooseOlderRe.FindStringSubmatch(text)
+		}
+	case strings.HasPrefix(text, gooseSavedLead):
+		line, _, _ := strings.Cut(text, "\n")
+		kind, m = GooseSavedOutput, gooseSavedRe.FindStringSubmatch(line)
 	}
-	if m == nil {
+	if m == nil || strings.TrimSpace(m[2]) == "" {
 		return GooseNotice{}, false
 	}
 	n, err := strconv.ParseInt(m[1], 10, 64)

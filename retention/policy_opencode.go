@@ -107,7 +107,7 @@ func (openCode) Decide(a *Analysis, s Settings) Outcome {
 	if len(other) > 0 {
 		return a.keep(StatusUnsupported, bp, other...)
 	}
-	j := a.joined("\n\n")
+	j := a.joined("\n\n", joinBetween)
 	maxLines := s.Int("maxLines")
 	total := int64(len(j.text))
 	if int64(j.lines) <= maxLines && total <= maxBytes {
@@ -120,6 +120,7 @@ func (openCode) Decide(a *Analysis, s Settings) Outcome {
 	var c contentBuilder
 	var o Outcome
 	var w openCodeWalk // the kept range of j.text
+	var kept int64     // the original bytes in it
 	if form == "shell" {
 		w = openCodeTail(j.text, maxLines, maxBytes, true)
 		notice := openCodeShellLead + file
@@ -128,7 +129,7 @@ func (openCode) Decide(a *Analysis, s Settings) Outcome {
 		if w.lo == w.hi {
 			c.text(SpanMarker, -1, 0, openCodeNoOutput)
 		} else {
-			j.add(&c, w.lo, w.hi)
+			kept = j.add(&c, w.lo, w.hi)
 		}
 		o.Notice = notice
 	} else {
@@ -147,9 +148,9 @@ func (openCode) Decide(a *Analysis, s Settings) Outcome {
 		if tail {
 			c.text(SpanMarker, -1, 0, marker+"\n\n")
 			c.text(SpanNotice, -1, 0, hint+"\n\n")
-			j.add(&c, w.lo, w.hi)
+			kept = j.add(&c, w.lo, w.hi)
 		} else {
-			j.add(&c, w.lo, w.hi)
+			kept = j.add(&c, w.lo, w.hi)
 			c.text(SpanMarker, -1, 0, "\n\n"+marker+"\n\n")
 			c.text(SpanNotice, -1, 0, hint)
 		}
@@ -161,7 +162,6 @@ func (openCode) Decide(a *Analysis, s Settings) Outcome {
 			c.image(i, a.imageBlock(i))
 		}
 	}
-	kept := j.keptBytes(w.lo, w.hi)
 	headEnd, tailStart := j.position(w.hi, len(a.blocks)), Position{Block: len(a.blocks)}
 	if w.lo > 0 {
 		headEnd, tailStart = Position{}, j.position(w.lo, len(a.blocks))
@@ -286,8 +286,10 @@ type OpenCodeTruncation struct {
 }
 
 var (
+	// A head notice ends the output; relayed (a shell printing an OpenCode
+	// run's output) it may have a newline after it.
 	openCodeHeadRe = regexp.MustCompile(`\n\n\.\.\.(\d+) (lines|bytes) truncated\.\.\.\n\n` + regexp.QuoteMeta(openCodeHintLead) + `([^\n]+)\n(` +
-		regexp.QuoteMeta(openCodeHintTask) + `|` + regexp.QuoteMeta(openCodeHintGrep) + `)$`)
+		regexp.QuoteMeta(openCodeHintTask) + `|` + regexp.QuoteMeta(openCodeHintGrep) + `)\s*$`)
 	openCodeTailRe = regexp.MustCompile(`^\.\.\.(\d+) (lines|bytes) truncated\.\.\.\n\n` + regexp.QuoteMeta(openCodeHintLead) + `([^\n]+)\n(` +
 		regexp.QuoteMeta(openCodeHintTask) + `|` + regexp.QuoteMeta(openCodeHintGrep) + `)\n\n`)
 	openCodeShellRe = regexp.MustCompile(`^` + regexp.QuoteMeta(openCodeShellCut+"\n\n"+openCodeShellLead) + `([^\n]+)\n\n`)

@@ -66,10 +66,20 @@ func RecogniseClaudePersistedOutput(text string) (ClaudePersisted, bool) {
 		return ClaudePersisted{}, false
 	}
 	at += len(size) + len(claudeSavedTo)
-	path, rest, ok := strings.Cut(rest, claudePreviewLine)
+	path, after, ok := strings.Cut(rest, claudePreviewLine)
 	if !ok || strings.Contains(path, "\n") {
-		return ClaudePersisted{}, false
+		// No preview section: the path's line closes the wrapper (as a
+		// relay or an abbreviated copy may write it).
+		path, tail, ok := strings.Cut(rest, "\n"+ClaudePersistedClose)
+		if !ok || path == "" || strings.Contains(path, "\n") {
+			return ClaudePersisted{}, false
+		}
+		end := len(text) - len(tail)
+		p := ClaudePersisted{Kind: ClaudePersistedPreview, Start: start, End: end, Size: size, Path: path, PreviewStart: at + len(path), PreviewEnd: at + len(path)}
+		p.SizeMin, p.SizeMax = ParseClaudeSize(size)
+		return p, true
 	}
+	rest = after
 	at += len(path) + len(claudePreviewLine)
 	label, rest, ok := strings.Cut(rest, "):\n")
 	if !ok || strings.Contains(label, "\n") {

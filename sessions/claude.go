@@ -88,10 +88,14 @@ const (
 func (claudeCode) Notices() []NoticeRule { return claudeNotices }
 
 var claudeNotices = []NoticeRule{
-	{Kind: NoticeClaudePersisted, Marker: "<persisted-output>",
-		Pattern: regexp.MustCompile(`<persisted-output>[\s\S]*?(?:Full output saved to|Tool result saved to):[ \t]*([^\n]+?)[ \t]*(?:\n|</persisted-output>|$)`)},
-	{Kind: NoticeClaudeMCP, Marker: "exceeds maximum allowed tokens",
-		Pattern: regexp.MustCompile(`exceeds maximum allowed tokens\. Output has been saved to ([^\n]+?)\.?[ \t]*(?:\n|$)`)},
+	{Kind: NoticeClaudePersisted, Marker: retention.ClaudePersistedOpen, Match: func(text string) (string, bool) {
+		p, ok := retention.RecogniseClaudePersistedOutput(text)
+		return p.Path, ok
+	}},
+	{Kind: NoticeClaudeMCP, Marker: "exceeds maximum allowed tokens", Match: func(text string) (string, bool) {
+		s, ok := retention.RecogniseClaudeMCPSaved(text)
+		return s.Path, ok
+	}},
 }
 
 // claudeProject is the project folder a transcript belongs to: its own

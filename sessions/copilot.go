@@ -74,7 +74,7 @@ func isCopilotStart(line []byte) bool {
 func (copilotCLI) Notices() []NoticeRule { return copilotNotices }
 
 var copilotNotices = []NoticeRule{kitNotice(copilot.NoticeLargeOutput, "Output too large to read at once", func(text string) (string, string, bool) {
-	n, ok := copilot.RecogniseNotice(text)
+	n, ok := retention.RecogniseCopilotLargeOutput(text)
 	return n.Kind, n.Path, ok
 })}
 

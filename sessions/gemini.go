@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"spillscope/internal/jsontext"
 	"spillscope/retention"
 )
 
@@ -77,8 +78,8 @@ func geminiHeader(l []byte) bool {
 
 // Gemini CLI's notice kinds.
 const (
-	NoticeGemini       = "gemini-cli"
-	NoticeGeminiLegacy = "gemini-cli-legacy"
+	NoticeGemini       = retention.GeminiCurrent
+	NoticeGeminiLegacy = retention.GeminiOlder
 )
 
 // Notices: "Output too large. Showing first X and last Y characters. For
@@ -87,10 +88,13 @@ const (
 func (geminiCLI) Notices() []NoticeRule { return geminiNotices }
 
 var geminiNotices = []NoticeRule{
-	{Kind: NoticeGemini, Marker: "For full output see:",
-		Pattern: regexp.MustCompile(`Output too large\. Showing first [^\n]*? For full output see:[ \t]*([^\n]+?)[ \t]*(?:\n|$)`)},
-	{Kind: NoticeGeminiLegacy, Marker: "The full output has been saved to:",
-		Pattern: regexp.MustCompile(`Tool output was too large and has been truncated\.\s*The full output has been saved to:[ \t]*([^\n]+?)[ \t]*(?:\n|$)`)},
+	kitNotice(NoticeGemini, "For full output see:", recogniseGemini),
+	kitNotice(NoticeGeminiLegacy, "The full output has been saved to:", recogniseGemini),
+}
+
+func recogniseGemini(text string) (string, string, bool) {
+	g, ok := retention.RecogniseGeminiTruncation(text)
+	return g.Kind, g.Path, ok
 }
 
 // geminiProject is a chat file's project temp folder, <tmp>/<project>.
@@ -374,7 +378,7 @@ func ReadGeminiLines(doc []byte, p *Parsed) {
 			break
 		}
 		b := l.Bytes
-		if skipWS(b, 0) == len(b) {
+		if jsontext.SkipSpace(b, 0) == len(b) {
 			continue
 		}
 		p.lines++

@@ -62,8 +62,8 @@ func (gooseHarness) Detect(p *Probe) Match {
 func (gooseHarness) Notices() []NoticeRule { return gooseNotices }
 
 func recogniseGoose(text string) (string, string, bool) {
-	n, ok := goose.RecogniseNotice(text)
-	return n.Kind, n.Path, ok
+	n, ok := retention.RecogniseGooseNotice(text)
+	return goose.NoticeKind(n), n.Path, ok
 }
 
 var gooseNotices = []NoticeRule{
@@ -181,7 +181,7 @@ func gooseHandler(p *Parsed, many bool) goose.Handler {
 			t := ToolResult{CallID: r.CallID, ToolName: r.Tool, Time: kitTime(r.Time), IsError: r.IsError, Blocks: r.Blocks,
 				Arguments: r.Arguments, Session: s, Line: r.Line, Locator: kitLocator(r.Locator, off, r.Locator.Length, r.Index)}
 			if r.Notice != nil {
-				t.Notice = &SpillNotice{Kind: r.Notice.Kind, Path: r.Notice.Path}
+				t.Notice = &SpillNotice{Kind: goose.NoticeKind(*r.Notice), Path: r.Notice.Path}
 			}
 			p.AddResult(t)
 			return nil

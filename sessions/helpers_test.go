@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"spillscope/internal/fixtures"
+	"spillscope/sessions/internal/testkit"
 )
 
 // realRoot finds ../shared/fixtures/real beside the repository or skips
@@ -50,15 +51,8 @@ func usageTotals(t testing.TB, d *DB) Usage {
 	return u
 }
 
-func writeFile(t testing.TB, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+// writeFile writes content to path, making its folders.
+var writeFile = testkit.WriteFile
 
 func appendFile(t testing.TB, path, content string) {
 	t.Helper()

@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -15,39 +14,34 @@ type SpillNotice struct {
 }
 
 // NoticeRule recognises one spill-notice convention in tool-result text.
-// The harness that writes the convention owns its rule (Harness.Notices).
-// A recognised notice is a text convention, not proof that the harness
-// wrote it: an MCP bridge relays another harness's notice verbatim, and a
-// tool result can forge one (the file rule decides what is opened).
+// The harness that writes the convention owns its rule (Harness.Notices);
+// the recogniser itself is the retention core's, one per convention, which
+// the readers call too. A recognised notice is a text convention, not proof
+// that the harness wrote it: an MCP bridge relays another harness's notice
+// verbatim, and a tool result can forge one (the file rule decides what is
+// opened).
 type NoticeRule struct {
 	// Kind is the convention's stable name (SpillNotice.Kind).
 	Kind string
 	// Marker is a substring every such notice holds; the rule runs only
 	// where it is present.
 	Marker string
-	// Pattern's first group is the named path. Only the first and last
-	// 16 KB of a long text are searched: these notices open or close the
-	// result they replaced.
-	Pattern *regexp.Regexp
-	// Match, when set instead of Pattern, recognises the notice anywhere
-	// in the text and returns its path.
+	// Match recognises the notice in the text and returns its path. A rule
+	// without one is a kind its harness's reader recognises itself.
 	Match func(text string) (string, bool)
 }
 
-// noticeRules is every recognised convention, in recognition order:
-// whole-text matchers first, then the registered harnesses' rules by
-// harness name, then the conventions of harnesses not read yet. It is
-// rebuilt when a harness registers, so recognition (on every text block
-// the indexer reads) never rebuilds it.
+// noticeRules is every recognised convention, in recognition order: the
+// registered harnesses' rules by harness name, then the conventions of
+// harnesses not read yet. It is rebuilt when a harness registers, so
+// recognition (on every text block the indexer reads) never rebuilds it.
 var noticeRules atomic.Pointer[[]NoticeRule]
 
 func rebuildNoticeRules(hs []Harness) {
-	var whole, windowed []NoticeRule
+	var all []NoticeRule
 	add := func(r NoticeRule) {
 		if r.Match != nil {
-			whole = append(whole, r)
-		} else if r.Pattern != nil {
-			windowed = append(windowed, r)
+			all = append(all, r)
 		}
 	}
 	claimed := map[string]bool{}
@@ -67,7 +61,6 @@ func rebuildNoticeRules(hs []Harness) {
 	for _, k := range pending {
 		add(pendingConventions[k].rule)
 	}
-	all := append(whole, windowed...)
 	noticeRules.Store(&all)
 }
 
@@ -77,37 +70,11 @@ func RecogniseSpill(text string) (SpillNotice, bool) {
 	if rules == nil {
 		return SpillNotice{}, false
 	}
-	const window = 16 << 10
 	for _, r := range *rules {
-		if r.Match == nil {
-			continue
-		}
 		if strings.Contains(text, r.Marker) {
 			if p, ok := r.Match(text); ok && p != "" {
 				return SpillNotice{Kind: r.Kind, Path: p}, true
 			}
-		}
-	}
-	if len(text) > 2*window {
-		if n, ok := recogniseIn(*rules, text[:window]); ok {
-			return n, true
-		}
-		return recogniseIn(*rules, text[len(text)-window:])
-	}
-	return recogniseIn(*rules, text)
-}
-
-func recogniseIn(rules []NoticeRule, text string) (SpillNotice, bool) {
-	for _, r := range rules {
-		if r.Pattern == nil || !strings.Contains(text, r.Marker) {
-			continue
-		}
-		m := r.Pattern.FindStringSubmatch(text)
-		if m == nil {
-			continue
-		}
-		if p := strings.TrimSpace(m[1]); p != "" {
-			return SpillNotice{Kind: r.Kind, Path: p}, true
 		}
 	}
 	return SpillNotice{}, false

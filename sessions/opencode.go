@@ -79,7 +79,7 @@ func (openCode) Detect(p *Probe) Match {
 func (openCode) Notices() []NoticeRule { return openCodeNotices }
 
 func recogniseOpenCode(text string) (string, string, bool) {
-	n, ok := opencode.RecogniseNotice(text)
+	n, ok := retention.RecogniseOpenCodeTruncation(text)
 	return n.Kind, n.Path, ok
 }
 

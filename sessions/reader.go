@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 
+	"spillscope/internal/jsontext"
 	"spillscope/retention"
 	"spillscope/retention/imagecost"
 	"spillscope/sessions/internal/readkit"
@@ -20,7 +21,7 @@ import (
 // never stops the file, and both formats word the fault the same way.
 func scanLine(l Line, p *Parsed, known map[string]bool, typ *string, fn func(k []byte, vs, ve int) bool) bool {
 	b := l.Bytes
-	if skipWS(b, 0) == len(b) {
+	if jsontext.SkipSpace(b, 0) == len(b) {
 		return false
 	}
 	// A stop means fn had what it needed; the rest of the line may be

@@ -204,6 +204,11 @@ type SweepSpec struct {
 // file keeps.
 type SeriesRow struct {
 	SweepRow
+	// Error is set, and the figures empty, when the policy's parameters
+	// cannot hold at this budget (dsh-pruner's head and tail over its
+	// threshold, or a parameter no budget makes valid); it names the
+	// parameter, as a comparison column's does.
+	Error string `json:"error,omitempty"`
 	// YardstickTokens is what the model would see, on the yardstick.
 	YardstickTokens int64 `json:"yardstickTokens"`
 	// LostBytes, LostLines and LostImages are what is omitted and kept by
@@ -240,12 +245,13 @@ type SweepSeries struct {
 // its own budgets, and returns one series per spec in the order given. Each
 // result is read once; each policy decides on the result's Analysis on its
 // own estimator, and every outcome is priced with retention.Price on the
-// yardstick (opts.Estimator, "" for each result's route's). opts.Policy is
-// not used.
+// yardstick (opts.Estimator, "" for each result's route's). A budget the
+// spec's parameters cannot hold at gives that point its Error; the other
+// points and series go on. opts.Policy is not used.
 func (d *DB) SweepPolicies(ctx context.Context, specs []SweepSpec, opts SweepOptions) ([]SweepSeries, error) {
 	type prepared struct {
 		pol      retention.Policy
-		settings []retention.Settings
+		settings []retention.Settings // one per budget; zero where the point has an Error
 	}
 	preps := make([]prepared, len(specs))
 	out := make([]SweepSeries, len(specs))
@@ -261,7 +267,7 @@ func (d *DB) SweepPolicies(ctx context.Context, specs []SweepSpec, opts SweepOpt
 			o := retention.Options{Policy: info.Name, Params: sp.Params}
 			_, s, err := o.Settings(&b)
 			if err != nil {
-				return nil, fmt.Errorf("sessions: sweep %s at %d: %w", info.Name, b, err)
+				out[i].Rows[j].Error = err.Error()
 			}
 			preps[i].settings = append(preps[i].settings, s)
 			out[i].Rows[j].Budget = b
@@ -278,15 +284,19 @@ func (d *DB) SweepPolicies(ctx context.Context, specs []SweepSpec, opts SweepOpt
 			o retention.Outcome
 			p retention.Priced
 		}
-		got := make([][]counted, len(preps))
+		got := make([][]*counted, len(preps))
 		for i, pr := range preps {
 			a, err := src(pr.pol.Info().Estimator)
 			if err != nil {
 				return err
 			}
-			for _, s := range pr.settings {
+			got[i] = make([]*counted, len(pr.settings))
+			for j, s := range pr.settings {
+				if out[i].Rows[j].Error != "" {
+					continue
+				}
 				o := a.Run(pr.pol, s)
-				got[i] = append(got[i], counted{o, retention.Price(o, yard)})
+				got[i][j] = &counted{o, retention.Price(o, yard)}
 			}
 		}
 		mu.Lock()
@@ -298,8 +308,10 @@ func (d *DB) SweepPolicies(ctx context.Context, specs []SweepSpec, opts SweepOpt
 			default:
 				out[i].Yardstick = YardstickPerRoute
 			}
-			for j := range got[i] {
-				out[i].Rows[j].AddPriced(&got[i][j].o, got[i][j].p, r)
+			for j, c := range got[i] {
+				if c != nil {
+					out[i].Rows[j].AddPriced(&c.o, c.p, r)
+				}
 			}
 		}
 		return nil

@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"spillscope/retention"
@@ -60,8 +61,55 @@ func TestSweepPoliciesMatchesSweep(t *testing.T) {
 			t.Fatalf("%s keeps nothing, yet lost %d of %d", sp.Policy, s.Rows[0].LostBytes, s.Rows[0].OmittedBytes)
 		}
 	}
-	if _, err := d.SweepPolicies(t.Context(), []SweepSpec{{Policy: "goose", Budgets: []int64{5}, Params: retention.Params{"era": "x"}}}, SweepOptions{}); err == nil {
-		t.Fatal("a bad parameter swept")
+}
+
+// TestSweepPoliciesPointError: a point whose parameters cannot hold (dsh-
+// pruner's head and tail no longer fit its threshold low on the slider, or
+// a parameter no budget makes valid) carries the error and no figures, as
+// Compare's column does; the series' other points and the other series go
+// on as they would alone.
+func TestSweepPoliciesPointError(t *testing.T) {
+	d := sampleDB(t)
+	specs := []SweepSpec{
+		{Policy: "dsh-pruner", Budgets: []int64{1000, 8192}},
+		{Policy: "dsh-tokens", Budgets: []int64{1000, 8192}},
+		{Policy: "goose", Budgets: []int64{5}, Params: retention.Params{"era": "x"}},
+	}
+	series, err := d.SweepPolicies(t.Context(), specs, SweepOptions{Estimator: retention.EncodingO200k})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := d.SweepPolicies(t.Context(), []SweepSpec{{Policy: "dsh-pruner", Budgets: []int64{8192}}, specs[1]}, SweepOptions{Estimator: retention.EncodingO200k})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		row    SeriesRow
+		want   SeriesRow // zero Error: the figures must equal these
+		errHas string
+	}{
+		{"dsh-pruner below its head and tail", series[0].Rows[0], SeriesRow{}, "thresholdChars"},
+		{"dsh-pruner at its default", series[0].Rows[1], alone[0].Rows[0], ""},
+		{"dsh-tokens low", series[1].Rows[0], alone[1].Rows[0], ""},
+		{"dsh-tokens at 8192", series[1].Rows[1], alone[1].Rows[1], ""},
+		{"goose with a bad era", series[2].Rows[0], SeriesRow{}, "era"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.errHas == "" {
+				if tt.row != tt.want || tt.row.Results == 0 {
+					t.Fatalf("got %+v, alone %+v", tt.row, tt.want)
+				}
+				return
+			}
+			if !strings.Contains(tt.row.Error, tt.errHas) || tt.row.Results != 0 || tt.row.InlineTokens != 0 || tt.row.YardstickTokens != 0 {
+				t.Fatalf("point %+v: want an error naming %s and no figures", tt.row, tt.errHas)
+			}
+		})
+	}
+	if series[0].Rows[0].Budget != 1000 {
+		t.Errorf("the failing point lost its budget: %+v", series[0].Rows[0])
 	}
 }
 

@@ -7,20 +7,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureArtifacts, openApp, repoDir, stopAll, tempHome, waitFor } from './harness.mjs';
+import { ensureArtifacts, generateSample, homeEnv, indexNow, openApp, repoDir, stopAll, tempHome, waitFor } from './harness.mjs';
 
 const cli = join(repoDir, 'build', 'bin', 'spillscope');
 const wanted = ['dsh-tokens', 'opencode', 'gemini-cli'];
 const slider = 3000;
-
-function generateSample(dir) {
-  if (!existsSync(cli)) return `${cli} is missing (build it with: make build/bin/spillscope)`;
-  const r = spawnSync(cli, ['sample', '--out', dir], { encoding: 'utf8', timeout: 120000 });
-  if (r.status !== 0) return `"spillscope sample" exited ${r.status}: ${(r.stderr || '').trim().slice(0, 300)}`;
-  return '';
-}
 
 const home = tempHome();
 const sampleDir = join(home, 'roots', 'sample');
@@ -32,17 +24,8 @@ describe('compare policies over a sample corpus', { skip: skipReason ? `sample c
   const shot = (name) => page.screenshot({ path: join(shots, `compare-${name}.png`) });
 
   before(async () => {
-    ({ browser, page } = await openApp({
-      ...process.env,
-      HOME: join(home, 'home'),
-      SPILLSCOPE_CONFIG_DIR: join(home, 'config'),
-      SPILLSCOPE_DATA_DIR: join(home, 'data'),
-      SPILLSCOPE_ROOTS: sampleDir,
-    }));
-    await page.getByTestId('nav-sessions').click();
-    await page.getByTestId('index-start').click();
-    await page.getByTestId('session-row').first().waitFor({ timeout: 60000 });
-    await waitFor(async () => (await page.getByTestId('index-panel').getAttribute('data-running')) === 'false', 'indexing to finish', 90000);
+    ({ browser, page } = await openApp(homeEnv(home, [sampleDir])));
+    await indexNow(page, 90000);
   });
 
   after(async () => {

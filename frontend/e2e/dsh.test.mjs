@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ensureArtifacts, generateSample, openApp, stopAll, tempHome, waitFor } from './harness.mjs';
+import { ensureArtifacts, generateSample, homeEnv, indexNow, openApp, stopAll, tempHome, waitFor } from './harness.mjs';
 
 const home = tempHome();
 const sampleDir = join(home, 'roots', 'sample');
@@ -16,17 +16,8 @@ describe('dsh sessions in the window', { skip: skipReason ? `sample corpus unava
   const shots = ensureArtifacts();
 
   before(async () => {
-    ({ browser, page } = await openApp({
-      ...process.env,
-      HOME: join(home, 'home'),
-      SPILLSCOPE_CONFIG_DIR: join(home, 'config'),
-      SPILLSCOPE_DATA_DIR: join(home, 'data'),
-      SPILLSCOPE_ROOTS: sampleDir,
-    }));
-    await page.getByTestId('nav-sessions').click();
-    await page.getByTestId('index-start').click();
-    await page.getByTestId('session-row').first().waitFor({ timeout: 60000 });
-    await waitFor(async () => (await page.getByTestId('index-panel').getAttribute('data-running')) === 'false', 'indexing to finish', 60000);
+    ({ browser, page } = await openApp(homeEnv(home, [sampleDir])));
+    await indexNow(page, 60000);
   });
 
   after(async () => {

@@ -204,3 +204,28 @@ export function generateSample(dir) {
   if (r.status !== 0) return `"spillscope sample" exited ${r.status}: ${(r.stderr || '').trim().slice(0, 300)}`;
   return '';
 }
+
+/**
+ * homeEnv is the app's environment in a temporary home (from tempHome): its
+ * HOME, config and data folders there, reading the session folders roots.
+ */
+export function homeEnv(home, roots) {
+  return {
+    ...process.env,
+    HOME: join(home, 'home'),
+    SPILLSCOPE_CONFIG_DIR: join(home, 'config'),
+    SPILLSCOPE_DATA_DIR: join(home, 'data'),
+    SPILLSCOPE_ROOTS: roots.join(':'),
+  };
+}
+
+/**
+ * indexNow indexes through the window's "Index now" and waits until the
+ * index has finished (ms: how long that may take).
+ */
+export async function indexNow(page, ms) {
+  await page.getByTestId('nav-sessions').click();
+  await page.getByTestId('index-start').click();
+  await page.getByTestId('session-row').first().waitFor({ timeout: 60000 });
+  await waitFor(async () => (await page.getByTestId('index-panel').getAttribute('data-running')) === 'false', 'indexing to finish', ms);
+}

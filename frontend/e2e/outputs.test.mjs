@@ -8,21 +8,11 @@
 // build and Go's writing of the file are the real ones.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { chromiumArgs, ensureArtifacts, openApp, repoDir, stopAll, tempHome, waitFor } from './harness.mjs';
-
-const cli = join(repoDir, 'build', 'bin', 'spillscope');
-
-function generateSample(dir) {
-  if (!existsSync(cli)) return `${cli} is missing (build it with: make build/bin/spillscope)`;
-  const r = spawnSync(cli, ['sample', '--out', dir], { encoding: 'utf8', timeout: 120000 });
-  if (r.status !== 0) return `"spillscope sample" exited ${r.status}: ${(r.stderr || '').trim().slice(0, 300)}`;
-  return '';
-}
+import { chromiumArgs, ensureArtifacts, generateSample, homeEnv, indexNow, openApp, stopAll, tempHome, waitFor } from './harness.mjs';
 
 /** parseCSV reads RFC 4180 (quoted fields, doubled quotes, CRLF) into rows of cells. */
 function parseCSV(text) {
@@ -65,17 +55,8 @@ describe('links audit and exports', { skip: skipReason ? `sample corpus unavaila
   const shot = (name) => page.screenshot({ path: join(shots, `outputs-${name}.png`) });
 
   before(async () => {
-    ({ browser, page } = await openApp({
-      ...process.env,
-      HOME: join(home, 'home'),
-      SPILLSCOPE_CONFIG_DIR: join(home, 'config'),
-      SPILLSCOPE_DATA_DIR: join(home, 'data'),
-      SPILLSCOPE_ROOTS: sampleDir,
-    }));
-    await page.getByTestId('nav-sessions').click();
-    await page.getByTestId('index-start').click();
-    await page.getByTestId('session-row').first().waitFor({ timeout: 60000 });
-    await waitFor(async () => (await page.getByTestId('index-panel').getAttribute('data-running')) === 'false', 'indexing to finish', 90000);
+    ({ browser, page } = await openApp(homeEnv(home, [sampleDir])));
+    await indexNow(page, 90000);
   });
 
   after(async () => {

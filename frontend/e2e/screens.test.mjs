@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ensureArtifacts, generateSample, openApp, stopAll, tempHome, waitFor } from './harness.mjs';
+import { ensureArtifacts, generateSample, homeEnv, indexNow, openApp, stopAll, tempHome, waitFor } from './harness.mjs';
 
 // A signed-URL parameter followed by a value: a credential the screen must never show.
 // The placeholders the screens write instead of a value ([redacted] in text, … in a redacted URI) are no value.
@@ -21,13 +21,7 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
   const shot = (name) => page.screenshot({ path: join(shots, `screens-${name}.png`) });
 
   before(async () => {
-    ({ browser, page } = await openApp({
-      ...process.env,
-      HOME: join(home, 'home'),
-      SPILLSCOPE_CONFIG_DIR: join(home, 'config'),
-      SPILLSCOPE_DATA_DIR: join(home, 'data'),
-      SPILLSCOPE_ROOTS: sampleDir,
-    }));
+    ({ browser, page } = await openApp(homeEnv(home, [sampleDir])));
   });
 
   after(async () => {
@@ -36,10 +30,7 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
   });
 
   test('indexes the sample through "Index now" and lists its sessions', async () => {
-    await page.getByTestId('nav-sessions').click();
-    await page.getByTestId('index-start').click();
-    await page.getByTestId('session-row').first().waitFor({ timeout: 60000 });
-    await waitFor(async () => (await page.getByTestId('index-panel').getAttribute('data-running')) === 'false', 'indexing to finish', 60000);
+    await indexNow(page, 60000);
     const totals = await page.getByTestId('index-totals').textContent();
     assert.match(totals, /\d+ sessions · \d+ tool results/);
     // The list header counts sessions as the totals do (a subagent shares its parent's id), transcripts beside.

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { binary, ensureArtifacts, generateSample, openApp, repoDir, stopAll, tempHome, waitFor } from './harness.mjs';
+import { binary, ensureArtifacts, generateSample, homeEnv, indexNow, openApp, repoDir, stopAll, tempHome, waitFor } from './harness.mjs';
 
 const home = tempHome();
 const sampleDir = join(home, 'roots', 'sample');
@@ -44,21 +44,12 @@ function writeBig(dir, n) {
 describe('the session timeline', { skip: skipReason ? `sample corpus unavailable: ${skipReason}` : false }, () => {
   let browser, page;
   const shots = ensureArtifacts();
-  const env = {
-    ...process.env,
-    HOME: join(home, 'home'),
-    SPILLSCOPE_CONFIG_DIR: join(home, 'config'),
-    SPILLSCOPE_DATA_DIR: join(home, 'data'),
-    SPILLSCOPE_ROOTS: [sampleDir, bigDir].join(':'),
-  };
+  const env = homeEnv(home, [sampleDir, bigDir]);
 
   before(async () => {
     writeBig(bigDir, BIG_CALLS);
     ({ browser, page } = await openApp(env));
-    await page.getByTestId('nav-sessions').click();
-    await page.getByTestId('index-start').click();
-    await page.getByTestId('session-row').first().waitFor({ timeout: 60000 });
-    await waitFor(async () => (await page.getByTestId('index-panel').getAttribute('data-running')) === 'false', 'indexing to finish', 120000);
+    await indexNow(page, 120000);
   });
 
   after(async () => {

@@ -114,19 +114,13 @@ func value(b []byte, i, depth int) (int, bool) {
 			return 0, false
 		}
 		if c == '[' {
-			return container(b, i, '[', ']', func(e int) (int, bool) { return value(b, e, depth+1) })
+			e, _, ok := container(b, i, '[', ']', func(e int) (int, bool, bool) {
+				e, ok := value(b, e, depth+1)
+				return e, false, ok
+			})
+			return e, ok
 		}
-		return container(b, i, '{', '}', func(ks int) (int, bool) {
-			ke, _, _, ok := String(b, ks)
-			if !ok {
-				return 0, false
-			}
-			k := SkipSpace(b, ke)
-			if k >= len(b) || b[k] != ':' {
-				return 0, false
-			}
-			return value(b, SkipSpace(b, k+1), depth+1)
-		})
+		return Fields(b, i, func(_ []byte, _ bool, vs int) (int, bool) { return value(b, vs, depth+1) })
 	case c == 't':
 		return literal(b, i, "true")
 	case c == 'f':
@@ -211,21 +205,29 @@ func Members(b []byte, i int, fn func(key []byte, keyEscaped bool, v Span) bool)
 // Fields is Members for a caller that validates each value itself: fn gets
 // where the value starts and returns the index past it, or false.
 func Fields(b []byte, i int, fn func(key []byte, keyEscaped bool, vs int) (ve int, ok bool)) (int, bool) {
-	return container(b, i, '{', '}', func(ks int) (int, bool) {
+	e, _, ok := container(b, i, '{', '}', func(ks int) (int, bool, bool) {
 		ke, esc, _, ok := String(b, ks)
 		if !ok {
-			return 0, false
+			return 0, false, false
 		}
-		c := SkipSpace(b, ke)
-		if c >= len(b) || b[c] != ':' {
-			return 0, false
+		vs, ok := valueStart(b, ke)
+		if !ok || vs >= len(b) {
+			return 0, false, false
 		}
-		vs := SkipSpace(b, c+1)
-		if vs >= len(b) {
-			return 0, false
-		}
-		return fn(b[ks+1:ke-1], esc, vs)
+		e, ok := fn(b[ks+1:ke-1], esc, vs)
+		return e, false, ok
 	})
+	return e, ok
+}
+
+// valueStart is where a member's value starts, its key ending at ke: past
+// the colon and the whitespace around it; false without the colon.
+func valueStart(b []byte, ke int) (int, bool) {
+	c := SkipSpace(b, ke)
+	if c >= len(b) || b[c] != ':' {
+		return 0, false
+	}
+	return SkipSpace(b, c+1), true
 }
 
 // Items calls fn for each element of the array at b[i] (no leading
@@ -233,39 +235,48 @@ func Fields(b []byte, i int, fn func(key []byte, keyEscaped bool, vs int) (ve in
 // the index past it, or false. Items returns the index past the array, and
 // false for invalid JSON or when fn returns false.
 func Items(b []byte, i int, fn func(start int) (end int, ok bool)) (int, bool) {
-	return container(b, i, '[', ']', fn)
+	e, _, ok := container(b, i, '[', ']', func(s int) (int, bool, bool) {
+		e, ok := fn(s)
+		return e, false, ok
+	})
+	return e, ok
 }
 
-// container walks the object or array opening at b[i]: elem reads one
-// member or element starting at its index and returns the index past it;
-// container checks the separators and the closing bracket.
-func container(b []byte, i int, open, closer byte, elem func(int) (int, bool)) (int, bool) {
+// container walks the object or array opening at b[i], for the validating
+// and the skipping walkers alike: elem reads one member or element starting
+// at its index and returns the index past it, and stop to end the walk
+// there; container checks the separators and the closing bracket. stopped
+// reports a walk elem ended (end is then past that element).
+func container(b []byte, i int, open, closer byte, elem func(int) (end int, stop, ok bool)) (end int, stopped, ok bool) {
 	if i >= len(b) || b[i] != open {
-		return 0, false
+		return 0, false, false
 	}
 	i = SkipSpace(b, i+1)
 	if i < len(b) && b[i] == closer {
-		return i + 1, true
+		return i + 1, false, true
 	}
 	for {
 		if i >= len(b) {
-			return 0, false
+			return 0, false, false
 		}
-		e, ok := elem(i)
+		e, stop, ok := elem(i)
 		if !ok {
-			return 0, false
+			return 0, false, false
+		}
+		if stop {
+			return e, true, true
 		}
 		i = SkipSpace(b, e)
 		if i >= len(b) {
-			return 0, false
+			return 0, false, false
 		}
 		switch b[i] {
 		case ',':
 			i = SkipSpace(b, i+1)
 		case closer:
-			return i + 1, true
+			return i + 1, false, true
 		default:
-			return 0, false
+			return 0, false, false
 		}
 	}
 }

@@ -109,7 +109,7 @@ type Result struct {
 	Truncated             bool
 	FullLength, LLMLength int64
 	// Notice is the CLI's large-output notice, when content is one.
-	Notice  *Notice
+	Notice  *retention.CopilotNotice
 	Locator Locator
 }
 

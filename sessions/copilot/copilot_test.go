@@ -13,33 +13,16 @@ import (
 
 	"spillscope/internal/fixtures"
 	"spillscope/retention"
+	"spillscope/sessions/internal/testkit"
 )
 
 // collected is everything one or more passes reported.
 type collected struct {
-	sessions    []Session
-	results     []Result
-	usage       []Usage
-	compactions []Compaction
-	diags       []Diagnostic
+	testkit.Collected[Session, Result, Usage, Compaction]
 }
 
 func (c *collected) handler() Handler {
-	return Handler{
-		Session:    func(s Session) error { c.sessions = append(c.sessions, s); return nil },
-		Result:     func(r Result) error { c.results = append(c.results, r); return nil },
-		Usage:      func(u Usage) error { c.usage = append(c.usage, u); return nil },
-		Compaction: func(x Compaction) error { c.compactions = append(c.compactions, x); return nil },
-		Diagnostic: func(d Diagnostic) error { c.diags = append(c.diags, d); return nil },
-	}
-}
-
-func (c *collected) codes() []string {
-	var out []string
-	for _, d := range c.diags {
-		out = append(out, d.Code)
-	}
-	return out
+	return Handler{Session: c.OnSession, Result: c.OnResult, Usage: c.OnUsage, Compaction: c.OnCompaction, Diagnostic: c.OnDiagnostic}
 }
 
 func readPath(t *testing.T, path string) (*collected, Cursor) {
@@ -116,7 +99,7 @@ func TestRealFixtures(t *testing.T) {
 				t.Errorf("cursor offset %d, file is %d bytes", cur.Offset, len(raw))
 			}
 			var gotCalls, gotTools, gotText []string
-			for _, r := range c.results {
+			for _, r := range c.Results {
 				gotCalls = append(gotCalls, r.CallID)
 				gotTools = append(gotTools, r.Tool)
 				gotText = append(gotText, r.Blocks[0].Text)
@@ -131,7 +114,7 @@ func TestRealFixtures(t *testing.T) {
 				t.Error("result texts differ from result.content")
 			}
 			var gotOut int64
-			for _, u := range c.usage {
+			for _, u := range c.Usage {
 				gotOut += u.Output
 				if !u.OutputOnly {
 					t.Errorf("usage %s: a persisted log has output tokens only", u.Key)
@@ -140,16 +123,16 @@ func TestRealFixtures(t *testing.T) {
 			if gotOut != int64(wantOut) {
 				t.Errorf("output tokens %d, want %d", gotOut, int64(wantOut))
 			}
-			if len(c.sessions) != 1 || c.sessions[0].ID != wantID || c.sessions[0].Version != wantVersion {
-				t.Fatalf("sessions %+v, want one %s %s", c.sessions, wantID, wantVersion)
+			if len(c.Sessions) != 1 || c.Sessions[0].ID != wantID || c.Sessions[0].Version != wantVersion {
+				t.Fatalf("sessions %+v, want one %s %s", c.Sessions, wantID, wantVersion)
 			}
-			if len(c.sessions[0].Totals) == 0 || c.sessions[0].Ended.IsZero() {
-				t.Errorf("shutdown totals missing: %+v", c.sessions[0])
+			if len(c.Sessions[0].Totals) == 0 || c.Sessions[0].Ended.IsZero() {
+				t.Errorf("shutdown totals missing: %+v", c.Sessions[0])
 			}
-			if len(c.diags) != 0 {
-				t.Errorf("diagnostics %+v", c.diags)
+			if len(c.Diags) != 0 {
+				t.Errorf("diagnostics %+v", c.Diags)
 			}
-			for _, r := range c.results {
+			for _, r := range c.Results {
 				back, err := ReadResult(context.Background(), path, r.Locator)
 				if err != nil {
 					t.Fatal(err)
@@ -175,7 +158,7 @@ func TestShapes(t *testing.T) {
 			`{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"view","arguments":{"path":"/w/a"}},"timestamp":"2026-05-01T10:00:01Z"}`,
 			`{"type":"tool.execution_complete","data":{"toolCallId":"c1","model":"m1","success":true,"result":{"content":"1. a","detailedContent":"diff --git"},"toolTelemetry":{"metrics":{"resultLength":10,"resultForLlmLength":10}}},"timestamp":"2026-05-01T10:00:02Z"}`,
 		}, func(t *testing.T, c *collected) {
-			r := c.results[0]
+			r := c.Results[0]
 			if r.Tool != "view" || string(r.Arguments) != `{"path":"/w/a"}` || r.Detailed != "diff --git" || r.IsError || r.Truncated || r.Model != "m1" {
 				t.Errorf("%+v", r)
 			}
@@ -184,15 +167,15 @@ func TestShapes(t *testing.T) {
 			`{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"bash","arguments":{}}}`,
 			`{"type":"tool.execution_complete","data":{"toolCallId":"c1","success":true,"result":{"content":"ok","detailedContent":"ok"}}}`,
 		}, func(t *testing.T, c *collected) {
-			if c.results[0].Detailed != "" {
-				t.Errorf("detailed %q", c.results[0].Detailed)
+			if c.Results[0].Detailed != "" {
+				t.Errorf("detailed %q", c.Results[0].Detailed)
 			}
 		}},
 		{"failure with an error", []string{start,
 			`{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"bash","arguments":{}}}`,
 			`{"type":"tool.execution_complete","data":{"toolCallId":"c1","success":false,"error":{"code":"denied","message":"permission denied"}}}`,
 		}, func(t *testing.T, c *collected) {
-			r := c.results[0]
+			r := c.Results[0]
 			if !r.IsError || r.Error != "permission denied" || len(r.Blocks) != 1 || r.Blocks[0].Text != "permission denied" {
 				t.Errorf("%+v", r)
 			}
@@ -201,7 +184,7 @@ func TestShapes(t *testing.T) {
 			`{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"screenshot","arguments":{}}}`,
 			`{"type":"tool.execution_complete","data":{"toolCallId":"c1","success":true,"result":{"content":"shot","binaryResultsForLlm":[` + img + `,{"type":"image","omittedReason":"too_large"}]}}}`,
 		}, func(t *testing.T, c *collected) {
-			b := c.results[0].Blocks
+			b := c.Results[0].Blocks
 			if len(b) != 2 || b[1].Type != retention.TypeImage || b[1].MimeType != "image/png" || b[1].Data != "iVBORw0KGgo=" {
 				t.Errorf("%+v", b)
 			}
@@ -210,7 +193,7 @@ func TestShapes(t *testing.T) {
 			`{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"bash","arguments":{}}}`,
 			`{"type":"tool.execution_complete","data":{"toolCallId":"c1","success":true,"result":{"content":"Output too large to read at once (30.8 KB). Saved to: /tmp/1776297019473-copilot-tool-output-2jk2c7.txt\nConsider using tools like grep.\n\nPreview (first 500 chars):\nabc"}}}`,
 		}, func(t *testing.T, c *collected) {
-			n := c.results[0].Notice
+			n := c.Results[0].Notice
 			if n == nil || n.Kind != NoticeLargeOutput || n.Path != "/tmp/1776297019473-copilot-tool-output-2jk2c7.txt" || n.Size != "30.8 KB" {
 				t.Errorf("%+v", n)
 			}
@@ -219,7 +202,7 @@ func TestShapes(t *testing.T) {
 			`{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"view","arguments":{}}}`,
 			`{"type":"tool.execution_complete","data":{"toolCallId":"c1","success":true,"result":{"content":"x"},"toolTelemetry":{"metrics":{"resultLength":90000,"resultForLlmLength":40000}}}}`,
 		}, func(t *testing.T, c *collected) {
-			r := c.results[0]
+			r := c.Results[0]
 			if !r.Truncated || r.FullLength != 90000 || r.LLMLength != 40000 {
 				t.Errorf("%+v", r)
 			}
@@ -228,11 +211,11 @@ func TestShapes(t *testing.T) {
 			`{"type":"assistant.message","data":{"messageId":"m1","content":"","toolRequests":[{"toolCallId":"c1","name":"grep","arguments":{"q":"x"}}],"outputTokens":12}}`,
 			`{"type":"tool.execution_complete","data":{"toolCallId":"c1","success":true,"result":{"content":"hit"}}}`,
 		}, func(t *testing.T, c *collected) {
-			if c.results[0].Tool != "grep" || string(c.results[0].Arguments) != `{"q":"x"}` {
-				t.Errorf("%+v", c.results[0])
+			if c.Results[0].Tool != "grep" || string(c.Results[0].Arguments) != `{"q":"x"}` {
+				t.Errorf("%+v", c.Results[0])
 			}
-			if len(c.usage) != 1 || c.usage[0].Output != 12 || c.usage[0].Key != "m1" {
-				t.Errorf("%+v", c.usage)
+			if len(c.Usage) != 1 || c.Usage[0].Output != 12 || c.Usage[0].Key != "m1" {
+				t.Errorf("%+v", c.Usage)
 			}
 		}},
 		{"sub-agent calls", []string{start,
@@ -240,7 +223,7 @@ func TestShapes(t *testing.T) {
 			`{"type":"tool.execution_start","agentId":"a1","data":{"toolCallId":"c1","toolName":"view","arguments":{}}}`,
 			`{"type":"tool.execution_complete","agentId":"a1","data":{"toolCallId":"c1","parentToolCallId":"t0","success":true,"result":{"content":"x"}}}`,
 		}, func(t *testing.T, c *collected) {
-			if r := c.results[0]; r.AgentID != "a1" || r.ParentCallID != "t0" {
+			if r := c.Results[0]; r.AgentID != "a1" || r.ParentCallID != "t0" {
 				t.Errorf("%+v", r)
 			}
 		}},
@@ -248,12 +231,12 @@ func TestShapes(t *testing.T) {
 			`{"type":"session.model_change","data":{"newModel":"gpt-5.2"}}`,
 			`{"type":"assistant.usage","data":{"model":"gpt-5.2","apiCallId":"a1","inputTokens":1000,"outputTokens":50,"cacheReadTokens":600,"cacheWriteTokens":100,"reasoningTokens":7}}`,
 		}, func(t *testing.T, c *collected) {
-			u := c.usage[0]
+			u := c.Usage[0]
 			if u.Input != 300 || u.CacheRead != 600 || u.CacheWrite != 100 || u.Output != 50 || u.Reasoning != 7 || u.OutputOnly {
 				t.Errorf("%+v", u)
 			}
-			if c.sessions[0].Model != "gpt-5.2" {
-				t.Errorf("model %q", c.sessions[0].Model)
+			if c.Sessions[0].Model != "gpt-5.2" {
+				t.Errorf("model %q", c.Sessions[0].Model)
 			}
 		}},
 		{"compaction and truncation", []string{start,
@@ -261,15 +244,15 @@ func TestShapes(t *testing.T) {
 			`{"type":"session.compaction_complete","data":{"success":true,"preCompactionTokens":150000,"postCompactionTokens":20000,"messagesRemoved":40,"tokensRemoved":130000,"summaryContent":"so far"}}`,
 			`{"type":"session.truncation","data":{"tokenLimit":128000,"preTruncationTokensInMessages":130000,"preTruncationMessagesLength":9,"postTruncationTokensInMessages":90000,"postTruncationMessagesLength":7,"tokensRemovedDuringTruncation":40000,"messagesRemovedDuringTruncation":2,"performedBy":"BasicTruncator"}}`,
 		}, func(t *testing.T, c *collected) {
-			if len(c.compactions) != 3 || c.compactions[0].Kind != CompactionStart || c.compactions[1].PostTokens != 20000 ||
-				c.compactions[1].Summary != "so far" || c.compactions[2].Kind != Truncation || c.compactions[2].TokenLimit != 128000 {
-				t.Errorf("%+v", c.compactions)
+			if len(c.Compactions) != 3 || c.Compactions[0].Kind != CompactionStart || c.Compactions[1].PostTokens != 20000 ||
+				c.Compactions[1].Summary != "so far" || c.Compactions[2].Kind != Truncation || c.Compactions[2].TokenLimit != 128000 {
+				t.Errorf("%+v", c.Compactions)
 			}
 		}},
 		{"shutdown totals exclude cache from input", []string{start,
 			`{"type":"session.shutdown","data":{"shutdownType":"routine","modelMetrics":{"b":{"requests":{"count":2},"usage":{"inputTokens":10,"outputTokens":1,"cacheReadTokens":4,"cacheWriteTokens":0}},"a":{"requests":{"count":6},"usage":{"inputTokens":186809,"outputTokens":2848,"cacheReadTokens":151738,"cacheWriteTokens":0,"reasoningTokens":1024}}},"currentModel":"a","currentTokens":35322,"systemTokens":9891,"conversationTokens":10223,"toolDefinitionsTokens":15204},"timestamp":"2026-05-01T11:00:00Z"}`,
 		}, func(t *testing.T, c *collected) {
-			s := c.sessions[0]
+			s := c.Sessions[0]
 			want := []ModelTotals{{Model: "a", Requests: 6, Input: 35071, CacheRead: 151738, Output: 2848, Reasoning: 1024}, {Model: "b", Requests: 2, Input: 6, CacheRead: 4, Output: 1}}
 			if !reflect.DeepEqual(s.Totals, want) || s.CurrentTokens != 35322 || s.Ended.IsZero() {
 				t.Errorf("%+v", s)
@@ -278,35 +261,35 @@ func TestShapes(t *testing.T) {
 		{"unknown types counted once per type", []string{start,
 			`{"type":"future.thing","data":{}}`, `{"type":"future.thing","data":{}}`, `{"type":"other.thing","data":{}}`, `{"type":"future.thing","data":{}}`,
 		}, func(t *testing.T, c *collected) {
-			if len(c.diags) != 2 || c.diags[0].Params["type"] != "future.thing" || c.diags[0].Params["count"] != "3" || c.diags[0].Line != 2 ||
-				c.diags[1].Params["type"] != "other.thing" || c.diags[1].Line != 4 {
-				t.Errorf("%+v", c.diags)
+			if len(c.Diags) != 2 || c.Diags[0].Params["type"] != "future.thing" || c.Diags[0].Params["count"] != "3" || c.Diags[0].Line != 2 ||
+				c.Diags[1].Params["type"] != "other.thing" || c.Diags[1].Line != 4 {
+				t.Errorf("%+v", c.Diags)
 			}
 		}},
 		{"a bad line is one diagnostic and does not stop the file", []string{start, `not json`, `{"data":{}}`,
 			`{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"bash","arguments":{}}}`,
 			`{"type":"tool.execution_complete","data":{"toolCallId":"c1","success":true,"result":{"content":"x"}}}`,
 		}, func(t *testing.T, c *collected) {
-			if got := c.codes(); !reflect.DeepEqual(got, []string{DiagBadLine, DiagNoType}) || len(c.results) != 1 {
-				t.Errorf("%v %d", got, len(c.results))
+			if got := c.Codes(); !reflect.DeepEqual(got, []string{DiagBadLine, DiagNoType}) || len(c.Results) != 1 {
+				t.Errorf("%v %d", got, len(c.Results))
 			}
 		}},
 		{"a known event with bad data", []string{start, `{"type":"tool.execution_complete","data":{"toolCallId":5}}`},
 			func(t *testing.T, c *collected) {
-				if got := c.codes(); !reflect.DeepEqual(got, []string{DiagBadEvent}) {
+				if got := c.Codes(); !reflect.DeepEqual(got, []string{DiagBadEvent}) {
 					t.Errorf("%v", got)
 				}
 			}},
 		{"a result whose call never started", []string{start,
 			`{"type":"tool.execution_complete","data":{"toolCallId":"c9","success":true,"result":{"content":"x"}}}`,
 		}, func(t *testing.T, c *collected) {
-			if got := c.codes(); !reflect.DeepEqual(got, []string{DiagOrphanResult}) || len(c.results) != 1 || c.results[0].Tool != "" {
-				t.Errorf("%v %+v", got, c.results)
+			if got := c.Codes(); !reflect.DeepEqual(got, []string{DiagOrphanResult}) || len(c.Results) != 1 || c.Results[0].Tool != "" {
+				t.Errorf("%v %+v", got, c.Results)
 			}
 		}},
 		{"not a session at all", []string{`<html>`, `x`}, func(t *testing.T, c *collected) {
-			if got := c.codes(); !reflect.DeepEqual(got, []string{DiagNotSession, DiagBadLine}) || len(c.sessions) != 0 {
-				t.Errorf("%v %v", got, c.sessions)
+			if got := c.Codes(); !reflect.DeepEqual(got, []string{DiagNotSession, DiagBadLine}) || len(c.Sessions) != 0 {
+				t.Errorf("%v %v", got, c.Sessions)
 			}
 		}},
 	}
@@ -341,8 +324,8 @@ func TestIncremental(t *testing.T) {
 	if want := int64(strings.LastIndex(first, "\n") + 1); cur.Offset != want || cur.Line != 4 {
 		t.Fatalf("cursor %+v, want offset %d line 4", cur, want)
 	}
-	if _, ok := cur.Pending["c1"]; !ok || len(c1.results) != 1 {
-		t.Fatalf("pending %v results %d", cur.Pending, len(c1.results))
+	if _, ok := cur.Pending["c1"]; !ok || len(c1.Results) != 1 {
+		t.Fatalf("pending %v results %d", cur.Pending, len(c1.Results))
 	}
 	raw, _ := json.Marshal(cur) // the cursor survives the index's storage
 	var stored Cursor
@@ -357,23 +340,23 @@ func TestIncremental(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c2.results) != 2 {
-		t.Fatalf("second pass %d results", len(c2.results))
+	if len(c2.Results) != 2 {
+		t.Fatalf("second pass %d results", len(c2.Results))
 	}
-	r1, r2 := c2.results[0], c2.results[1]
+	r1, r2 := c2.Results[0], c2.Results[1]
 	if r1.CallID != "c1" || r1.Tool != "bash" || string(r1.Arguments) != `{"command":"ls"}` || r1.Locator.Line != 5 {
 		t.Errorf("%+v", r1)
 	}
 	if r2.Tool != "view" || string(r2.Arguments) != `{"path":"p"}` {
 		t.Errorf("%+v", r2)
 	}
-	if len(cur2.Pending) != 0 || c2.sessions[0].ID != "s1" {
-		t.Errorf("pending %v session %+v", cur2.Pending, c2.sessions)
+	if len(cur2.Pending) != 0 || c2.Sessions[0].ID != "s1" {
+		t.Errorf("pending %v session %+v", cur2.Pending, c2.Sessions)
 	}
 	// the whole file read at once gives the same results
 	whole, _ := readPath(t, p)
-	if len(whole.results) != len(c1.results)+len(c2.results) {
-		t.Errorf("whole %d vs %d+%d", len(whole.results), len(c1.results), len(c2.results))
+	if len(whole.Results) != len(c1.Results)+len(c2.Results) {
+		t.Errorf("whole %d vs %d+%d", len(whole.Results), len(c1.Results), len(c2.Results))
 	}
 }
 

@@ -466,7 +466,7 @@ func decodeComplete(e envelope, l readkit.Line) (Result, error) {
 		r.FullLength, r.LLMLength = *m.ResultLength, *m.ResultForLLMLength
 		r.Truncated = r.LLMLength < r.FullLength
 	}
-	if n, ok := RecogniseNotice(content); ok {
+	if n, ok := retention.RecogniseCopilotLargeOutput(content); ok {
 		r.Notice = &n
 	}
 	return r, nil

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"spillscope/sessions/internal/testkit"
 )
 
 func BenchmarkReadDB(b *testing.B) {
@@ -13,8 +15,8 @@ func BenchmarkReadDB(b *testing.B) {
 	tx, _ := g.db.Begin()
 	var size int64
 	for i := 0; i < 2000; i++ {
-		req := js(b, []any{toolRequest(fmt.Sprintf("c%d", i), "developer__shell", map[string]any{"command": "grep -rn main src"})})
-		resp := js(b, []any{toolResponse(fmt.Sprintf("c%d", i), text(out))})
+		req := testkit.MustJSON(b, []any{toolRequest(fmt.Sprintf("c%d", i), "developer__shell", map[string]any{"command": "grep -rn main src"})})
+		resp := testkit.MustJSON(b, []any{toolResponse(fmt.Sprintf("c%d", i), text(out))})
 		size += int64(len(req) + len(resp))
 		tx.Exec("INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp, metadata_json) VALUES (?, 's1', 'assistant', ?, ?, '{}')", fmt.Sprintf("a%d", i), req, 2*i)
 		tx.Exec("INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp, metadata_json) VALUES (?, 's1', 'user', ?, ?, '{}')", fmt.Sprintf("u%d", i), resp, 2*i+1)

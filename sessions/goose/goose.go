@@ -107,7 +107,7 @@ type Result struct {
 	// AgentVisible is false once goose has taken the message out of the
 	// model's context (after a compaction summarised it).
 	AgentVisible bool
-	Notice       *Notice
+	Notice       *retention.GooseNotice
 	Locator      Locator
 	Row          int64 // the message's row id in the database
 	Line         int64 // the message's line in a JSONL file

@@ -14,51 +14,19 @@ import (
 
 	"spillscope/retention"
 	"spillscope/sessions/internal/readkit"
+	"spillscope/sessions/internal/testkit"
 	"spillscope/sessions/samplegen"
 )
 
 type collected struct {
-	sessions    []Session
-	results     []Result
-	usage       []Usage
-	compactions []Compaction
-	diags       []Diagnostic
+	testkit.Collected[Session, Result, Usage, Compaction]
 }
 
 func (c *collected) handler() Handler {
-	return Handler{
-		Session:    func(s Session) error { c.sessions = append(c.sessions, s); return nil },
-		Result:     func(r Result) error { c.results = append(c.results, r); return nil },
-		Usage:      func(u Usage) error { c.usage = append(c.usage, u); return nil },
-		Compaction: func(x Compaction) error { c.compactions = append(c.compactions, x); return nil },
-		Diagnostic: func(d Diagnostic) error { c.diags = append(c.diags, d); return nil },
-	}
+	return Handler{Session: c.OnSession, Result: c.OnResult, Usage: c.OnUsage, Compaction: c.OnCompaction, Diagnostic: c.OnDiagnostic}
 }
 
-func (c *collected) calls() []string {
-	var out []string
-	for _, r := range c.results {
-		out = append(out, r.CallID)
-	}
-	return out
-}
-
-func (c *collected) codes() []string {
-	var out []string
-	for _, d := range c.diags {
-		out = append(out, d.Code)
-	}
-	return out
-}
-
-func js(t testing.TB, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func (c *collected) calls() []string { return c.Calls(func(r Result) string { return r.CallID }) }
 
 // The content items below are serialised the way goose's serde
 // definitions (conversation/message.rs, tool_result_serde.rs) write them.
@@ -134,12 +102,12 @@ func (g *gooseDB) exec(t testing.TB, q string, args ...any) {
 func (g *gooseDB) add(t *testing.T, sid, role string, meta map[string]any, content ...map[string]any) {
 	t.Helper()
 	g.ts++
-	mid := "msg_" + sid + "_" + strings.Repeat("x", int(g.ts%7)) + js(t, g.ts)
+	mid := "msg_" + sid + "_" + strings.Repeat("x", int(g.ts%7)) + testkit.MustJSON(t, g.ts)
 	if meta == nil {
 		meta = map[string]any{"userVisible": true, "agentVisible": true}
 	}
 	g.exec(t, "INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp, metadata_json) VALUES (?, ?, ?, ?, ?, ?)",
-		mid, sid, role, js(t, content), g.ts, js(t, meta))
+		mid, sid, role, testkit.MustJSON(t, content), g.ts, testkit.MustJSON(t, meta))
 	g.exec(t, "UPDATE sessions SET updated_at = datetime('now', '+'||?||' seconds') WHERE id = ?", g.ts-1767225600, sid)
 }
 
@@ -185,17 +153,17 @@ func TestDB(t *testing.T) {
 		t.Fatal("not detected")
 	}
 	c, cur := readDB(t, g.path, DBCursor{})
-	if len(c.sessions) != 2 || !c.sessions[0].Complete || c.sessions[0].Model != "claude-sonnet-4-5" || c.sessions[1].ParentID != "20260101_1" ||
-		c.sessions[1].Type != "sub_agent" || c.sessions[0].Name != "Fix the build" {
-		t.Fatalf("sessions %+v", c.sessions)
+	if len(c.Sessions) != 2 || !c.Sessions[0].Complete || c.Sessions[0].Model != "claude-sonnet-4-5" || c.Sessions[1].ParentID != "20260101_1" ||
+		c.Sessions[1].Type != "sub_agent" || c.Sessions[0].Name != "Fix the build" {
+		t.Fatalf("sessions %+v", c.Sessions)
 	}
-	if s := c.sessions[0]; s.Last != (Totals{Input: 2000, CacheRead: 9000, CacheWrite: 1000, Output: 300, Total: 12300}) || s.Accumulated.Input != 8000 || s.Accumulated.Cost != 0.12 {
+	if s := c.Sessions[0]; s.Last != (Totals{Input: 2000, CacheRead: 9000, CacheWrite: 1000, Output: 300, Total: 12300}) || s.Accumulated.Input != 8000 || s.Accumulated.Cost != 0.12 {
 		t.Errorf("totals %+v", s)
 	}
 	if got := c.calls(); !reflect.DeepEqual(got, []string{"call_1", "call_2", "call_3"}) {
 		t.Fatalf("calls %v", got)
 	}
-	r1, r2, r3 := c.results[0], c.results[1], c.results[2]
+	r1, r2, r3 := c.Results[0], c.Results[1], c.Results[2]
 	if r1.Tool != "developer__shell" || string(r1.Arguments) != `{"command":"make"}` || r1.Notice == nil || r1.Notice.Kind != NoticeLargeResponse ||
 		r1.Notice.Characters != 250123 || r1.Notice.Path != "/d/mcp_responses/mcp_response_20260101_000001.123456_Ab12Cd.txt" || !r1.AgentVisible {
 		t.Errorf("%+v", r1)
@@ -206,11 +174,11 @@ func TestDB(t *testing.T) {
 	if !r3.IsError || r3.Error != "Command failed" || r3.SessionID != "20260101_2" {
 		t.Errorf("%+v", r3)
 	}
-	if len(c.usage) != 3 || c.usage[0].Input != 2000 || c.usage[0].CacheRead != 9000 || !c.usage[1].Compaction || !c.usage[2].CarriedForward ||
-		len(c.compactions) != 1 || c.compactions[0].Row != c.usage[1].Row {
-		t.Errorf("usage %+v compactions %+v", c.usage, c.compactions)
+	if len(c.Usage) != 3 || c.Usage[0].Input != 2000 || c.Usage[0].CacheRead != 9000 || !c.Usage[1].Compaction || !c.Usage[2].CarriedForward ||
+		len(c.Compactions) != 1 || c.Compactions[0].Row != c.Usage[1].Row {
+		t.Errorf("usage %+v compactions %+v", c.Usage, c.Compactions)
 	}
-	for _, r := range c.results {
+	for _, r := range c.Results {
 		back, err := ReadResult(context.Background(), g.path, r.Locator)
 		if err != nil || back.CallID != r.CallID || !reflect.DeepEqual(back.Blocks, r.Blocks) {
 			t.Errorf("ReadResult(%+v) = %s, %v", r.Locator, back.CallID, err)
@@ -224,45 +192,45 @@ func TestDB(t *testing.T) {
 	g.add(t, "20260101_1", "assistant", nil, toolRequest("call_4", "developer__shell", map[string]any{"command": "make test"}))
 	g.add(t, "20260101_1", "user", nil, legacyResponse("call_4", text("ok")))
 	g.add(t, "20260101_1", "user", nil, toolResponse("call_1b"))
-	g.exec(t, `UPDATE messages SET content_json = ? WHERE content_json LIKE '%call_1b%'`, js(t, []any{toolResponse("call_2")}))
+	g.exec(t, `UPDATE messages SET content_json = ? WHERE content_json LIKE '%call_1b%'`, testkit.MustJSON(t, []any{toolResponse("call_2")}))
 	c2, cur2 := readDB(t, g.path, stored)
 	if got := c2.calls(); !reflect.DeepEqual(got, []string{"call_4", "call_2"}) {
 		t.Fatalf("appended calls %v", got)
 	}
-	if c2.results[1].Tool != "developer__text_editor" || c2.results[0].Tool != "developer__shell" {
-		t.Errorf("requests not found: %+v", c2.results)
+	if c2.Results[1].Tool != "developer__text_editor" || c2.Results[0].Tool != "developer__shell" {
+		t.Errorf("requests not found: %+v", c2.Results)
 	}
-	for _, s := range c2.sessions {
+	for _, s := range c2.Sessions {
 		if s.Complete {
 			t.Errorf("an appended session was re-read whole: %s", s.ID)
 		}
 	}
-	if len(c2.usage) != 0 {
-		t.Errorf("ledger rows repeated: %+v", c2.usage)
+	if len(c2.Usage) != 0 {
+		t.Errorf("ledger rows repeated: %+v", c2.Usage)
 	}
 
 	// a compaction hides old messages in place: the session is read whole
 	g.exec(t, `UPDATE messages SET metadata_json = '{"userVisible":true,"agentVisible":false}' WHERE session_id = '20260101_1' AND id <= 3`)
 	g.add(t, "20260101_1", "user", map[string]any{"userVisible": false, "agentVisible": true}, text("summary of the conversation"))
 	c3, cur3 := readDB(t, g.path, cur2)
-	if len(c3.sessions) != 1 || !c3.sessions[0].Complete || len(c3.results) != 4 || c3.results[0].AgentVisible || c3.results[1].AgentVisible || !c3.results[2].AgentVisible {
-		t.Fatalf("after compaction: %+v %d results", c3.sessions, len(c3.results))
+	if len(c3.Sessions) != 1 || !c3.Sessions[0].Complete || len(c3.Results) != 4 || c3.Results[0].AgentVisible || c3.Results[1].AgentVisible || !c3.Results[2].AgentVisible {
+		t.Fatalf("after compaction: %+v %d results", c3.Sessions, len(c3.Results))
 	}
 
 	// replace_conversation deletes and re-inserts under new ids (without
 	// touching updated_at): read whole again
 	g.exec(t, "DELETE FROM messages WHERE session_id = '20260101_2'")
 	g.exec(t, "INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp) VALUES ('m9', '20260101_2', 'assistant', ?, 1767225999)",
-		js(t, []any{toolRequest("call_3", "developer__shell", map[string]any{})}))
+		testkit.MustJSON(t, []any{toolRequest("call_3", "developer__shell", map[string]any{})}))
 	g.exec(t, "INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp) VALUES ('m10', '20260101_2', 'user', ?, 1767226000)",
-		js(t, []any{errorResponse("call_3", "again")}))
+		testkit.MustJSON(t, []any{errorResponse("call_3", "again")}))
 	c4, cur4 := readDB(t, g.path, cur3)
 	whole := map[string]bool{}
-	for _, s := range c4.sessions {
+	for _, s := range c4.Sessions {
 		whole[s.ID] = s.Complete // a session stamped in the cursor's last second is reported again, without its messages
 	}
-	if !reflect.DeepEqual(whole, map[string]bool{"20260101_1": false, "20260101_2": true}) || len(c4.results) != 1 || c4.results[0].Error != "again" {
-		t.Fatalf("after rewrite: %+v %+v", c4.sessions, c4.results)
+	if !reflect.DeepEqual(whole, map[string]bool{"20260101_1": false, "20260101_2": true}) || len(c4.Results) != 1 || c4.Results[0].Error != "again" {
+		t.Fatalf("after rewrite: %+v %+v", c4.Sessions, c4.Results)
 	}
 
 	// a deleted session
@@ -270,13 +238,13 @@ func TestDB(t *testing.T) {
 	g.exec(t, "DELETE FROM sessions WHERE id = '20260101_2'")
 	c5, _ := readDB(t, g.path, cur4)
 	var gone []string
-	for _, s := range c5.sessions {
+	for _, s := range c5.Sessions {
 		if s.Deleted {
 			gone = append(gone, s.ID)
 		}
 	}
-	if !reflect.DeepEqual(gone, []string{"20260101_2"}) || len(c5.results) != 0 {
-		t.Errorf("deletion: %+v", c5.sessions)
+	if !reflect.DeepEqual(gone, []string{"20260101_2"}) || len(c5.Results) != 0 {
+		t.Errorf("deletion: %+v", c5.Sessions)
 	}
 
 	// closed: reading creates nothing beside the database
@@ -302,15 +270,15 @@ func TestDBOldSchema(t *testing.T) {
 	g := newGooseDB(t, schemaV1)
 	g.exec(t, "INSERT INTO sessions (id, description, working_dir) VALUES ('20250601_1', 'old one', '/w')")
 	g.exec(t, "INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES ('20250601_1', 'assistant', ?, 1748736000)",
-		js(t, []any{toolRequest("c1", "developer__shell", map[string]any{})}))
+		testkit.MustJSON(t, []any{toolRequest("c1", "developer__shell", map[string]any{})}))
 	g.exec(t, "INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES ('20250601_1', 'user', ?, 1748736001)",
-		js(t, []any{legacyResponse("c1", text("The response returned from the tool call was larger (200001 characters) and is stored in the file which you can use other tools to examine or search in: /tmp/goose_mcp_responses/mcp_response_20250601_000001.txt"))}))
+		testkit.MustJSON(t, []any{legacyResponse("c1", text("The response returned from the tool call was larger (200001 characters) and is stored in the file which you can use other tools to examine or search in: /tmp/goose_mcp_responses/mcp_response_20250601_000001.txt"))}))
 	c, _ := readDB(t, g.path, DBCursor{})
-	if len(c.sessions) != 1 || c.sessions[0].Name != "old one" || len(c.results) != 1 || c.results[0].Notice == nil ||
-		c.results[0].Notice.Path != "/tmp/goose_mcp_responses/mcp_response_20250601_000001.txt" || !c.results[0].AgentVisible || len(c.diags) != 0 {
-		t.Fatalf("%+v %+v %+v", c.sessions, c.results, c.diags)
+	if len(c.Sessions) != 1 || c.Sessions[0].Name != "old one" || len(c.Results) != 1 || c.Results[0].Notice == nil ||
+		c.Results[0].Notice.Path != "/tmp/goose_mcp_responses/mcp_response_20250601_000001.txt" || !c.Results[0].AgentVisible || len(c.Diags) != 0 {
+		t.Fatalf("%+v %+v %+v", c.Sessions, c.Results, c.Diags)
 	}
-	back, err := ReadResult(context.Background(), g.path, c.results[0].Locator)
+	back, err := ReadResult(context.Background(), g.path, c.Results[0].Locator)
 	if err != nil || back.CallID != "c1" {
 		t.Errorf("ReadResult = %+v, %v", back, err)
 	}
@@ -323,19 +291,19 @@ func TestDBContentFaults(t *testing.T) {
 		toolResponse("nobody_asked", text("x")))
 	g.exec(t, "INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES ('s1', 'user', '{not json', 1)")
 	c, _ := readDB(t, g.path, DBCursor{})
-	got := c.codes()
+	got := c.Codes()
 	sort.Strings(got)
 	want := []string{DiagBadRecord, DiagBadRecord, DiagOrphanResult, DiagUnknownContent}
-	if !reflect.DeepEqual(got, want) || len(c.results) != 1 {
-		t.Errorf("%v, want %v (%d results)", got, want, len(c.results))
+	if !reflect.DeepEqual(got, want) || len(c.Results) != 1 {
+		t.Errorf("%v, want %v (%d results)", got, want, len(c.Results))
 	}
 	other := filepath.Join(t.TempDir(), "x.db")
 	db, _ := sql.Open("sqlite3", other)
 	db.Exec("CREATE TABLE t (a)")
 	db.Close()
 	var c2 collected
-	if _, err := ReadDB(context.Background(), other, DBCursor{}, c2.handler()); err != nil || !reflect.DeepEqual(c2.codes(), []string{DiagNotDatabase}) {
-		t.Errorf("%v %v", err, c2.codes())
+	if _, err := ReadDB(context.Background(), other, DBCursor{}, c2.handler()); err != nil || !reflect.DeepEqual(c2.Codes(), []string{DiagNotDatabase}) {
+		t.Errorf("%v %v", err, c2.Codes())
 	}
 }
 
@@ -343,10 +311,10 @@ func TestJSONL(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "sessions")
 	p := filepath.Join(dir, "20250301_120000.jsonl")
 	os.MkdirAll(dir, 0o755)
-	meta := js(t, map[string]any{"working_dir": "/w", "description": "legacy", "schedule_id": nil, "message_count": 3,
+	meta := testkit.MustJSON(t, map[string]any{"working_dir": "/w", "description": "legacy", "schedule_id": nil, "message_count": 3,
 		"total_tokens": 900, "input_tokens": 800, "output_tokens": 100, "accumulated_total_tokens": 2000, "accumulated_input_tokens": 1800, "accumulated_output_tokens": 200})
 	line := func(role string, created int64, content ...map[string]any) string {
-		return js(t, map[string]any{"id": nil, "role": role, "created": created, "content": content, "metadata": map[string]any{"userVisible": true, "agentVisible": true}})
+		return testkit.MustJSON(t, map[string]any{"id": nil, "role": role, "created": created, "content": content, "metadata": map[string]any{"userVisible": true, "agentVisible": true}})
 	}
 	first := meta + "\n" + line("user", 1740830400, text("hi")) + "\n" +
 		line("assistant", 1740830401, toolRequest("c1", "developer__shell", map[string]any{"command": "ls"})) + "\n" +
@@ -361,59 +329,36 @@ func TestJSONL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.sessions) != 1 || c.sessions[0].ID != "20250301_120000" || c.sessions[0].WorkingDir != "/w" || c.sessions[0].Accumulated.Input != 1800 {
-		t.Errorf("%+v", c.sessions)
+	if len(c.Sessions) != 1 || c.Sessions[0].ID != "20250301_120000" || c.Sessions[0].WorkingDir != "/w" || c.Sessions[0].Accumulated.Input != 1800 {
+		t.Errorf("%+v", c.Sessions)
 	}
-	if got := c.calls(); !reflect.DeepEqual(got, []string{"c1"}) || c.results[0].Tool != "developer__shell" || c.results[0].Line != 4 {
-		t.Fatalf("%v %+v", got, c.results)
+	if got := c.calls(); !reflect.DeepEqual(got, []string{"c1"}) || c.Results[0].Tool != "developer__shell" || c.Results[0].Line != 4 {
+		t.Fatalf("%v %+v", got, c.Results)
 	}
 	if cur.Line != 6 || cur.Requests["c2"] != "developer__shell" {
 		t.Fatalf("cursor %+v", cur)
 	}
-	back, err := ReadResult(context.Background(), p, c.results[0].Locator)
+	back, err := ReadResult(context.Background(), p, c.Results[0].Locator)
 	if err != nil || back.CallID != "c1" || back.Blocks[0].Text != "a\nb" {
 		t.Errorf("ReadResult = %+v, %v", back, err)
 	}
 	// the half-written line is finished, and the next response arrives
 	f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString(`er","created":1740830404,"content":[` + js(t, toolResponse("c2", text("done"))) + `],"metadata":{"userVisible":true,"agentVisible":true}}` + "\n")
+	f.WriteString(`er","created":1740830404,"content":[` + testkit.MustJSON(t, toolResponse("c2", text("done"))) + `],"metadata":{"userVisible":true,"agentVisible":true}}` + "\n")
 	f.Close()
 	var c2 collected
 	if _, err := ReadJSONL(context.Background(), p, cur, c2.handler()); err != nil {
 		t.Fatal(err)
 	}
-	if got := c2.calls(); !reflect.DeepEqual(got, []string{"c2"}) || c2.results[0].Tool != "developer__shell" || len(c2.sessions) != 0 {
-		t.Errorf("second pass %v %+v %+v", got, c2.results, c2.sessions)
+	if got := c2.calls(); !reflect.DeepEqual(got, []string{"c2"}) || c2.Results[0].Tool != "developer__shell" || len(c2.Sessions) != 0 {
+		t.Errorf("second pass %v %+v %+v", got, c2.Results, c2.Sessions)
 	}
 	// not a session
 	bad := filepath.Join(dir, "x.jsonl")
 	os.WriteFile(bad, []byte(`{"type":"session_meta"}`+"\n"), 0o644)
 	var c3 collected
-	if _, err := ReadJSONL(context.Background(), bad, JSONLCursor{}, c3.handler()); err != nil || !reflect.DeepEqual(c3.codes(), []string{DiagNotSession}) || DetectJSONL(bad) {
-		t.Errorf("%v %v", err, c3.codes())
-	}
-}
-
-func TestRecogniseNotice(t *testing.T) {
-	tests := []struct {
-		text string
-		want Notice
-		ok   bool
-	}{
-		{"The response returned from the tool call was larger (250123 characters) and is stored in the file: /d/mcp_responses/mcp_response_20260101_000001.123456_Ab12Cd.txt\nYou can use other tools to examine or search it.",
-			Notice{Kind: NoticeLargeResponse, Path: "/d/mcp_responses/mcp_response_20260101_000001.123456_Ab12Cd.txt", Characters: 250123}, true},
-		{"The response returned from the tool call was larger (200001 characters) and is stored in the file which you can use other tools to examine or search in: /tmp/goose_mcp_responses/mcp_response_20250601_000001.123456.txt",
-			Notice{Kind: NoticeLargeResponse, Path: "/tmp/goose_mcp_responses/mcp_response_20250601_000001.123456.txt", Characters: 200001}, true},
-		{"Tool output was 60000 characters and is saved to /tmp/goose_mcp_responses/mcp_response_20260101_000001.000001.txt. To view portions, use the `read` tool with `path: /tmp/x` (and `line`/`limit` for ranges) if available, or `sed -n 'A,Bp' /tmp/x` via shell. Do NOT re-run the tool to see different slices.",
-			Notice{Kind: NoticeSavedOutput, Path: "/tmp/goose_mcp_responses/mcp_response_20260101_000001.000001.txt", Characters: 60000}, true},
-		{"Warning: Failed to write large response to file: denied. Showing full content instead.\n\nxyz", Notice{}, false},
-		{"plain", Notice{}, false},
-	}
-	for _, tt := range tests {
-		got, ok := RecogniseNotice(tt.text)
-		if ok != tt.ok || got != tt.want {
-			t.Errorf("RecogniseNotice(%.40q) = %+v %v", tt.text, got, ok)
-		}
+	if _, err := ReadJSONL(context.Background(), bad, JSONLCursor{}, c3.handler()); err != nil || !reflect.DeepEqual(c3.Codes(), []string{DiagNotSession}) || DetectJSONL(bad) {
+		t.Errorf("%v %v", err, c3.Codes())
 	}
 }
 

@@ -179,7 +179,7 @@ func (c *converter) result(it *item) Result {
 		}
 		r.Blocks = append(r.Blocks, b)
 		if b.Type == retention.TypeText && r.Notice == nil {
-			if n, ok := RecogniseNotice(b.Text); ok {
+			if n, ok := retention.RecogniseGooseNotice(b.Text); ok {
 				r.Notice = &n
 			}
 		}

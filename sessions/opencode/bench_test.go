@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"spillscope/sessions/internal/testkit"
 )
 
 func benchExport(b *testing.B, n int) string {
@@ -51,9 +53,9 @@ func BenchmarkReadDB(b *testing.B) {
 		info := assistantInfo(mid, int64(i))
 		delete(info, "id")
 		delete(info, "sessionID")
-		tx.Exec("INSERT INTO message VALUES (?, 'ses_1', ?, ?, ?)", mid, i, i, mustJSON(b, info))
+		tx.Exec("INSERT INTO message VALUES (?, 'ses_1', ?, ?, ?)", mid, i, i, testkit.MustJSON(b, info))
 		for j, p := range []map[string]any{toolPart(fmt.Sprintf("c%d", i), "read", "completed", out, nil), stepFinish(1, 2, 3, 4)} {
-			d := mustJSON(b, p)
+			d := testkit.MustJSON(b, p)
 			size += int64(len(d))
 			tx.Exec("INSERT INTO part VALUES (?, ?, 'ses_1', ?, ?, ?)", fmt.Sprintf("prt_%05d_%d", i, j), mid, i, i, d)
 		}

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"sort"
 	"testing"
+
+	"spillscope/sessions/internal/testkit"
 )
 
 // fixtureDB is a small OpenCode database: one session with a user message
@@ -65,7 +67,7 @@ func (f *fixtureDB) message(t *testing.T, id, sid string, data map[string]any) {
 	delete(data, "id")
 	delete(data, "sessionID") // a row keeps them in columns
 	now := f.tick()
-	exec(t, f.db, "INSERT INTO message VALUES (?, ?, ?, ?, ?)", id, sid, now, now, mustJSON(t, data))
+	exec(t, f.db, "INSERT INTO message VALUES (?, ?, ?, ?, ?)", id, sid, now, now, testkit.MustJSON(t, data))
 }
 
 func (f *fixtureDB) part(t *testing.T, id, mid, sid string, data map[string]any) {
@@ -74,7 +76,7 @@ func (f *fixtureDB) part(t *testing.T, id, mid, sid string, data map[string]any)
 		delete(data, k)
 	}
 	now := f.tick()
-	exec(t, f.db, "INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)", id, mid, sid, now, now, mustJSON(t, data))
+	exec(t, f.db, "INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)", id, mid, sid, now, now, testkit.MustJSON(t, data))
 }
 
 func (f *fixtureDB) update(t *testing.T, id string, data map[string]any) {
@@ -82,7 +84,7 @@ func (f *fixtureDB) update(t *testing.T, id string, data map[string]any) {
 	for _, k := range []string{"id", "messageID", "sessionID"} {
 		delete(data, k)
 	}
-	exec(t, f.db, "UPDATE part SET data = ?, time_updated = ? WHERE id = ?", mustJSON(t, data), f.tick(), id)
+	exec(t, f.db, "UPDATE part SET data = ?, time_updated = ? WHERE id = ?", testkit.MustJSON(t, data), f.tick(), id)
 }
 
 func splitSQL(s string) []string {
@@ -134,20 +136,20 @@ func TestDB(t *testing.T) {
 	}
 	// first pass, with OpenCode still running (its -wal open)
 	c, cur := readDB(t, f.path, DBCursor{})
-	if len(c.sessions) != 2 || !c.sessions[0].Complete || !c.sessions[1].Complete || c.sessions[1].ParentID != "ses_1" ||
-		c.sessions[0].Model != "claude-opus-4-6" || c.sessions[0].Version != "1.3.0" {
-		t.Fatalf("sessions %+v", c.sessions)
+	if len(c.Sessions) != 2 || !c.Sessions[0].Complete || !c.Sessions[1].Complete || c.Sessions[1].ParentID != "ses_1" ||
+		c.Sessions[0].Model != "claude-opus-4-6" || c.Sessions[0].Version != "1.3.0" {
+		t.Fatalf("sessions %+v", c.Sessions)
 	}
 	if got := c.calls(); !reflect.DeepEqual(got, []string{"c1", "c2"}) {
 		t.Fatalf("calls %v (a running call has no result yet)", got)
 	}
-	r := c.results[1]
+	r := c.Results[1]
 	if r.Notice == nil || r.Notice.Kind != NoticeShell || !r.Truncated || r.OutputPath != "/d/tool-output/tool_c3eee3824001r2ysEXPDkHoY3U" ||
 		r.Row == 0 || r.Locator != (Locator{Source: SourceDB, PartID: "prt_3"}) || r.Model != "claude-opus-4-6" {
 		t.Errorf("%+v", r)
 	}
-	if len(c.usage) != 2 || c.usage[0].Key != "prt_5" || c.usage[0].CacheWrite != 20644 || !c.usage[1].FromMessage || c.usage[1].CacheRead != 50 {
-		t.Errorf("usage %+v", c.usage)
+	if len(c.Usage) != 2 || c.Usage[0].Key != "prt_5" || c.Usage[0].CacheWrite != 20644 || !c.Usage[1].FromMessage || c.Usage[1].CacheRead != 50 {
+		t.Errorf("usage %+v", c.Usage)
 	}
 	back, err := ReadResult(context.Background(), f.path, r.Locator)
 	if err != nil || back.CallID != "c2" || back.SessionID != "ses_1" || !reflect.DeepEqual(back.Blocks, r.Blocks) {
@@ -159,7 +161,7 @@ func TestDB(t *testing.T) {
 
 	// nothing changed: the boundary rows may repeat, nothing new appears
 	c2, _ := readDB(t, f.path, stored)
-	for _, x := range c2.results {
+	for _, x := range c2.Results {
 		if x.CallID != "c2" {
 			t.Errorf("unchanged pass reported %s", x.CallID)
 		}
@@ -172,7 +174,7 @@ func TestDB(t *testing.T) {
 	if got := c3.calls(); !reflect.DeepEqual(got, []string{"c3", "c4"}) {
 		t.Errorf("incremental calls %v", got)
 	}
-	for _, s := range c3.sessions {
+	for _, s := range c3.Sessions {
 		if s.Complete {
 			t.Errorf("an appended session was re-read whole: %+v", s)
 		}
@@ -182,7 +184,7 @@ func TestDB(t *testing.T) {
 	exec(t, f.db, "DELETE FROM part WHERE id = 'prt_2'")
 	c4, cur4 := readDB(t, f.path, cur3)
 	var whole bool
-	for _, s := range c4.sessions {
+	for _, s := range c4.Sessions {
 		whole = whole || s.ID == "ses_1" && s.Complete
 	}
 	if got := c4.calls(); !whole || !reflect.DeepEqual(got, []string{"c2", "c3", "c4"}) {
@@ -193,19 +195,19 @@ func TestDB(t *testing.T) {
 	exec(t, f.db, "DELETE FROM session WHERE id = 'ses_2'")
 	c5, _ := readDB(t, f.path, cur4)
 	var gone bool
-	for _, s := range c5.sessions {
+	for _, s := range c5.Sessions {
 		gone = gone || s.ID == "ses_2" && s.Deleted
 	}
 	if !gone {
-		t.Errorf("deleted session not reported: %+v", c5.sessions)
+		t.Errorf("deleted session not reported: %+v", c5.Sessions)
 	}
 
 	// once OpenCode closes, a read creates nothing beside the database
 	f.db.Close()
 	dir := filepath.Dir(f.path)
 	before := dirFiles(t, dir)
-	if c6, _ := readDB(t, f.path, DBCursor{}); len(c6.results) != 3 {
-		t.Errorf("quiescent read: %d results", len(c6.results))
+	if c6, _ := readDB(t, f.path, DBCursor{}); len(c6.Results) != 3 {
+		t.Errorf("quiescent read: %d results", len(c6.Results))
 	}
 	if after := dirFiles(t, dir); !reflect.DeepEqual(after, before) {
 		t.Errorf("files %v after a read, %v before", after, before)
@@ -218,7 +220,7 @@ func TestDBNotOpenCode(t *testing.T) {
 	exec(t, db, "CREATE TABLE session (id text, x text)")
 	db.Close()
 	c, _ := readDB(t, p, DBCursor{})
-	if got := c.codes(); !reflect.DeepEqual(got, []string{DiagNotDatabase}) || DetectDB(p) {
+	if got := c.Codes(); !reflect.DeepEqual(got, []string{DiagNotDatabase}) || DetectDB(p) {
 		t.Errorf("%v", got)
 	}
 }
@@ -228,12 +230,12 @@ func TestDBBadRow(t *testing.T) {
 	exec(t, f.db, "INSERT INTO part VALUES ('prt_x', 'msg_2', 'ses_1', ?, ?, '{broken')", f.tick(), f.now)
 	// a message row that does not parse, before the one holding the calls
 	exec(t, f.db, "INSERT INTO message VALUES ('msg_0', 'ses_1', 0, ?, 'nope')", f.tick())
-	exec(t, f.db, "INSERT INTO part VALUES ('prt_y', 'msg_0', 'ses_1', ?, ?, ?)", f.tick(), f.now, mustJSON(t, toolPart("c0", "read", "completed", "z", nil)))
+	exec(t, f.db, "INSERT INTO part VALUES ('prt_y', 'msg_0', 'ses_1', ?, ?, ?)", f.tick(), f.now, testkit.MustJSON(t, toolPart("c0", "read", "completed", "z", nil)))
 	c, _ := readDB(t, f.path, DBCursor{})
-	if got := c.codes(); !reflect.DeepEqual(got, []string{DiagBadJSON, DiagBadJSON}) || c.diags[0].Row == 0 {
-		t.Errorf("%v %+v", got, c.diags)
+	if got := c.Codes(); !reflect.DeepEqual(got, []string{DiagBadJSON, DiagBadJSON}) || c.Diags[0].Row == 0 {
+		t.Errorf("%v %+v", got, c.Diags)
 	}
-	if got := c.calls(); !reflect.DeepEqual(got, []string{"c0", "c1", "c2"}) || c.results[1].Model == "" {
+	if got := c.calls(); !reflect.DeepEqual(got, []string{"c0", "c1", "c2"}) || c.Results[1].Model == "" {
 		t.Errorf("calls %v", got)
 	}
 }

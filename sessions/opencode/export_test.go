@@ -13,6 +13,7 @@ import (
 
 	"spillscope/internal/fixtures"
 	"spillscope/retention"
+	"spillscope/sessions/internal/testkit"
 )
 
 // TestRealExport reads the shared export documents and checks the reader
@@ -79,15 +80,15 @@ func TestRealExport(t *testing.T) {
 			if err := ReadExportFile(context.Background(), path, c.handler()); err != nil {
 				t.Fatal(err)
 			}
-			if len(c.diags) != 0 {
-				t.Errorf("diagnostics %+v", c.diags)
+			if len(c.Diags) != 0 {
+				t.Errorf("diagnostics %+v", c.Diags)
 			}
-			if len(c.sessions) != 1 || c.sessions[0].ID != doc.Info["id"] || !c.sessions[0].Complete || c.sessions[0].Version != doc.Info["version"] {
-				t.Fatalf("sessions %+v", c.sessions)
+			if len(c.Sessions) != 1 || c.Sessions[0].ID != doc.Info["id"] || !c.Sessions[0].Complete || c.Sessions[0].Version != doc.Info["version"] {
+				t.Fatalf("sessions %+v", c.Sessions)
 			}
 			var gotTools, gotOut []string
 			var gotTrunc, gotNotices int
-			for _, r := range c.results {
+			for _, r := range c.Results {
 				gotTools = append(gotTools, r.Tool)
 				gotOut = append(gotOut, r.Blocks[0].Text)
 				if r.Truncated {
@@ -124,7 +125,7 @@ func TestRealExport(t *testing.T) {
 			}
 			var in, out, read, write int64
 			steps := 0
-			for _, u := range c.usage {
+			for _, u := range c.Usage {
 				if !u.FromMessage {
 					steps++
 				}
@@ -195,27 +196,27 @@ func TestExportShapes(t *testing.T) {
 		if got := c.calls(); !reflect.DeepEqual(got, []string{"c1", "c2", "c3"}) {
 			t.Fatalf("calls %v", got)
 		}
-		if r := c.results[1]; !r.IsError || r.Blocks[0].Text != "command not found" {
+		if r := c.Results[1]; !r.IsError || r.Blocks[0].Text != "command not found" {
 			t.Errorf("%+v", r)
 		}
-		b := c.results[2].Blocks
+		b := c.Results[2].Blocks
 		if len(b) != 3 || b[1].Type != retention.TypeImage || b[1].Data != "iVBORw0KGgo=" || b[1].MimeType != "image/png" ||
 			b[2].Type != retention.TypeResourceLink || b[2].URI != "file:///w/a.txt" {
 			t.Errorf("%+v", b)
 		}
-		if len(c.usage) != 1 || c.usage[0].Input != 3 || c.usage[0].CacheWrite != 20644 || c.usage[0].FromMessage || c.usage[0].Model != "claude-opus-4-6" {
-			t.Errorf("%+v", c.usage)
+		if len(c.Usage) != 1 || c.Usage[0].Input != 3 || c.Usage[0].CacheWrite != 20644 || c.Usage[0].FromMessage || c.Usage[0].Model != "claude-opus-4-6" {
+			t.Errorf("%+v", c.Usage)
 		}
-		if c.results[0].Model != "claude-opus-4-6" || c.results[0].Provider != "anthropic" || c.results[0].Agent != "build" {
-			t.Errorf("%+v", c.results[0])
+		if c.Results[0].Model != "claude-opus-4-6" || c.Results[0].Provider != "anthropic" || c.Results[0].Agent != "build" {
+			t.Errorf("%+v", c.Results[0])
 		}
 	})
 	t.Run("a message without step-finish parts gives its own usage", func(t *testing.T) {
 		a := assistantInfo("msg_1", 10)
 		a["tokens"] = map[string]any{"input": 5, "output": 7, "reasoning": 2, "cache": map[string]any{"read": 100, "write": 1}}
 		c := readExportString(t, exportDoc(t, msg(a, map[string]any{"type": "text", "text": "done"})))
-		if len(c.usage) != 1 || !c.usage[0].FromMessage || c.usage[0].Key != "msg_1" || c.usage[0].Reasoning != 2 || c.usage[0].CacheRead != 100 {
-			t.Errorf("%+v", c.usage)
+		if len(c.Usage) != 1 || !c.Usage[0].FromMessage || c.Usage[0].Key != "msg_1" || c.Usage[0].Reasoning != 2 || c.Usage[0].CacheRead != 100 {
+			t.Errorf("%+v", c.Usage)
 		}
 	})
 	t.Run("compaction request and summary, pruned output", func(t *testing.T) {
@@ -229,11 +230,11 @@ func TestExportShapes(t *testing.T) {
 				"model": map[string]any{"providerID": "a", "modelID": "m"}}, map[string]any{"type": "compaction", "auto": true, "overflow": true}),
 			msg(sum, map[string]any{"type": "text", "text": "so far"}),
 		))
-		if len(c.compactions) != 2 || c.compactions[0].Kind != CompactionRequest || !c.compactions[0].Auto || !c.compactions[0].Overflow ||
-			c.compactions[1].Kind != CompactionSummary || c.compactions[1].MessageID != "msg_2" {
-			t.Errorf("%+v", c.compactions)
+		if len(c.Compactions) != 2 || c.Compactions[0].Kind != CompactionRequest || !c.Compactions[0].Auto || !c.Compactions[0].Overflow ||
+			c.Compactions[1].Kind != CompactionSummary || c.Compactions[1].MessageID != "msg_2" {
+			t.Errorf("%+v", c.Compactions)
 		}
-		if c.results[0].CompactedAt.IsZero() {
+		if c.Results[0].CompactedAt.IsZero() {
 			t.Error("the pruned output has no CompactedAt")
 		}
 	})
@@ -241,14 +242,14 @@ func TestExportShapes(t *testing.T) {
 		c := readExportString(t, exportDoc(t, msg(assistantInfo("msg_1", 10),
 			map[string]any{"type": "hologram"}, map[string]any{"type": "hologram"}, map[string]any{"type": "tool", "callID": 5},
 			toolPart("c1", "read", "completed", "x", nil))))
-		if got := c.codes(); !reflect.DeepEqual(got, []string{DiagBadJSON, DiagUnknownPart}) || c.diags[1].Params["count"] != "2" || len(c.results) != 1 {
-			t.Errorf("%v %+v", got, c.diags)
+		if got := c.Codes(); !reflect.DeepEqual(got, []string{DiagBadJSON, DiagUnknownPart}) || c.Diags[1].Params["count"] != "2" || len(c.Results) != 1 {
+			t.Errorf("%v %+v", got, c.Diags)
 		}
 	})
 	t.Run("not an export", func(t *testing.T) {
 		for _, doc := range []string{`[1,2]`, `{"messages":[]}`, `{"info":{"title":"x"}}`, `hello`} {
 			c := readExportString(t, doc)
-			if got := c.codes(); !reflect.DeepEqual(got, []string{DiagNotExport}) || len(c.sessions) != 0 {
+			if got := c.Codes(); !reflect.DeepEqual(got, []string{DiagNotExport}) || len(c.Sessions) != 0 {
 				t.Errorf("%q: %v", doc, got)
 			}
 		}
@@ -258,7 +259,7 @@ func TestExportShapes(t *testing.T) {
 			msg(assistantInfo("msg_2", 11), toolPart("c2", "read", "completed", "y", nil)))
 		cut := doc[:strings.Index(doc, `"msg_2"`)]
 		c := readExportString(t, cut)
-		if got := c.codes(); !reflect.DeepEqual(got, []string{DiagBadJSON}) || !reflect.DeepEqual(c.calls(), []string{"c1"}) || len(c.sessions) != 1 {
+		if got := c.Codes(); !reflect.DeepEqual(got, []string{DiagBadJSON}) || !reflect.DeepEqual(c.calls(), []string{"c1"}) || len(c.Sessions) != 1 {
 			t.Errorf("%v %v", got, c.calls())
 		}
 	})
@@ -275,9 +276,9 @@ func TestExportShapes(t *testing.T) {
 func TestDetectExport(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "ses_1.json")
-	writeFile(t, good, exportDoc(t))
+	testkit.WriteFile(t, good, exportDoc(t))
 	bad := filepath.Join(dir, "other.json")
-	writeFile(t, bad, `{"info":{"id":"x"},"messages":[]}`)
+	testkit.WriteFile(t, bad, `{"info":{"id":"x"},"messages":[]}`)
 	if !DetectExport(good) || DetectExport(bad) || Detect(good) != KindExport || Detect(bad) != NotOpenCode {
 		t.Error("detection wrong")
 	}

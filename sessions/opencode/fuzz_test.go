@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"testing"
+
+	"spillscope/sessions/internal/testkit"
 )
 
 func FuzzReadExport(f *testing.F) {
@@ -32,8 +34,8 @@ func FuzzReadExport(f *testing.F) {
 // FuzzPart feeds one part's JSON, as a database row or a storage file holds
 // it, to the decoder the three sources share.
 func FuzzPart(f *testing.F) {
-	f.Add([]byte(mustJSON(f, toolPart("c1", "bash", "completed", "...output truncated...\n\nFull output saved to: /p\n\nx", nil))))
-	f.Add([]byte(mustJSON(f, stepFinish(1, 2, 3, 4))))
+	f.Add([]byte(testkit.MustJSON(f, toolPart("c1", "bash", "completed", "...output truncated...\n\nFull output saved to: /p\n\nx", nil))))
+	f.Add([]byte(testkit.MustJSON(f, stepFinish(1, 2, 3, 4))))
 	f.Add([]byte(`{"type":"compaction","auto":true}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		e := &emitter{h: Handler{

@@ -3,66 +3,21 @@ package opencode
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"spillscope/sessions/internal/testkit"
 	"spillscope/sessions/samplegen"
 )
 
 type collected struct {
-	sessions    []Session
-	results     []Result
-	usage       []Usage
-	compactions []Compaction
-	diags       []Diagnostic
+	testkit.Collected[Session, Result, Usage, Compaction]
 }
 
 func (c *collected) handler() Handler {
-	return Handler{
-		Session:    func(s Session) error { c.sessions = append(c.sessions, s); return nil },
-		Result:     func(r Result) error { c.results = append(c.results, r); return nil },
-		Usage:      func(u Usage) error { c.usage = append(c.usage, u); return nil },
-		Compaction: func(x Compaction) error { c.compactions = append(c.compactions, x); return nil },
-		Diagnostic: func(d Diagnostic) error { c.diags = append(c.diags, d); return nil },
-	}
+	return Handler{Session: c.OnSession, Result: c.OnResult, Usage: c.OnUsage, Compaction: c.OnCompaction, Diagnostic: c.OnDiagnostic}
 }
 
-func (c *collected) codes() []string {
-	var out []string
-	for _, d := range c.diags {
-		out = append(out, d.Code)
-	}
-	return out
-}
-
-func (c *collected) calls() []string {
-	var out []string
-	for _, r := range c.results {
-		out = append(out, r.CallID)
-	}
-	return out
-}
-
-func mustJSON(t testing.TB, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-func writeFile(t testing.TB, path, body string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+func (c *collected) calls() []string { return c.Calls(func(r Result) string { return r.CallID }) }
 
 // toolPart is a tool part as OpenCode stores it, without the ids a
 // database row keeps in columns.

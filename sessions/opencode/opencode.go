@@ -119,7 +119,7 @@ type Result struct {
 	Model       string
 	Provider    string
 	Agent       string
-	Notice      *Notice
+	Notice      *retention.OpenCodeTruncation
 	Locator     Locator
 	Line        int64 // line in an export document
 	Row         int64 // rowid of the part in the database

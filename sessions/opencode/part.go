@@ -265,7 +265,7 @@ func toolResult(p *partJSON) (Result, bool) {
 	for _, a := range s.Attachments {
 		r.Blocks = append(r.Blocks, attachment(a))
 	}
-	if n, ok := RecogniseNotice(text); ok {
+	if n, ok := retention.RecogniseOpenCodeTruncation(text); ok {
 		r.Notice = &n
 	}
 	return r, true

@@ -121,6 +121,8 @@ export interface Bridge {
   routes(): Promise<RouteInfo[]>;
   /** policies declares the retention policies (name, budget parameter, unit, shipped budget). */
   policies(): Promise<PolicyInfo[]>;
+  /** estimators lists the text estimators the retention core registers. */
+  estimators(): Promise<string[]>;
   retain(req: Partial<RetainRequest>): Promise<Projection>;
   /** replay replays an indexed result's recorded decision as recorded (budget null: the shipped default, then the range that reproduces). */
   replay(resultId: number, budget?: number | null): Promise<ReplayView>;
@@ -176,6 +178,7 @@ const direct: Bridge = {
   largest: (offset, limit) => SessionsSvc.Largest(app.PageQuery.createFrom({ offset, limit })),
   routes: () => RetentionSvc.Routes(),
   policies: () => RetentionSvc.Policies(),
+  estimators: () => RetentionSvc.Estimators(),
   retain: (req) =>
     RetentionSvc.Retain(
       app.RetainRequest.createFrom({ resultId: 0, json: '', policy: '', budget: null, params: {}, route: '', estimator: '', toolName: '', reveal: false, paged: false, ...req }),

@@ -69,7 +69,7 @@ describe('fill and pick', () => {
   });
 });
 
-import { diagnosticText } from './index';
+import { translate } from './index';
 
 describe('diagnostics', () => {
   const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
@@ -80,17 +80,17 @@ describe('diagnostics', () => {
   });
   it('are worded from their code and params, singular where the count is one', () => {
     const d = { code: 'unknown-line-type', params: { type: 'brand-new', count: '312', firstLine: '7' }, message: 'x' };
-    expect(diagnosticText(en, d)).toBe('unknown line type "brand-new": 312 lines skipped, the first at line 7');
-    expect(diagnosticText(zh, d)).toBe('未知行类型 "brand-new"：跳过 312 行，第一行为第 7 行');
-    expect(diagnosticText(en, { ...d, params: { ...d.params, count: '1' } })).toBe('unknown line type "brand-new": 1 line skipped');
+    expect(translate(en.diagnostic, d, d.message)).toBe('unknown line type "brand-new": 312 lines skipped, the first at line 7');
+    expect(translate(zh.diagnostic, d, d.message)).toBe('未知行类型 "brand-new"：跳过 312 行，第一行为第 7 行');
+    expect(translate(en.diagnostic, { ...d, params: { ...d.params, count: '1' } }, d.message)).toBe('unknown line type "brand-new": 1 line skipped');
   });
   it('fall back to the English message for a code the catalogue does not know', () => {
-    expect(diagnosticText(zh, { code: 'from-a-newer-build', params: {}, message: 'as Go wrote it' })).toBe('as Go wrote it');
-    expect(diagnosticText(zh, { message: 'an old row' })).toBe('an old row');
+    expect(translate(zh.diagnostic, { code: 'from-a-newer-build', params: {} }, 'as Go wrote it')).toBe('as Go wrote it');
+    expect(translate(zh.diagnostic, {}, 'an old row')).toBe('an old row');
   });
 });
 
-import { placeholders, translate } from './index';
+import { placeholders } from './index';
 import type { Holding, Localized } from './en';
 
 describe('placeholders', () => {
@@ -126,5 +126,12 @@ describe('translate', () => {
     [{ code: 'brand-new' }, 'brand-new'],
   ])('%j', (c, want) => {
     expect(translate(section, c)).toBe(want);
+  });
+  it('takes the fallback it is given for a code the section does not know, and only then', () => {
+    expect(translate(section, { code: 'brand-new', params: { line: 3 } }, 'as Go said it')).toBe('as Go said it');
+    expect(translate(section, { code: 'session-invalid', params: { id: 4 } }, 'as Go said it')).toBe('Session 4 is not valid.');
+    expect(translate({ ...section, 'session-invalid-one': 'One session is not valid.' }, { code: 'session-invalid', params: { count: 1 } })).toBe(
+      'One session is not valid.',
+    );
   });
 });

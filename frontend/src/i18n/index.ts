@@ -57,41 +57,31 @@ export interface Coded {
 
 /**
  * translate renders a coded message with the template its section holds for
- * the code (e.g. translate($t.errors.codes, err)). An unknown code is shown
- * as itself with its parameters, so a new code is never silently hidden.
+ * the code (e.g. translate($t.errors.codes, err)), its singular "-one" form
+ * where params.count is "1". A code the section does not know (or no code)
+ * reads as fallback when one is given (a diagnostic passes Go's English
+ * message), else as the code with its parameters, so a new code is never
+ * silently hidden. Values are text, never markup.
  */
-export function translate(section: Record<string, unknown>, c: Coded): string {
+export function translate(section: Record<string, unknown>, c: { code?: string; params?: Params | null }, fallback?: string): string {
   const params = c.params ?? {};
-  const v = section[c.code] ?? section[c.code.replace(/-/g, '_')];
-  if (typeof v === 'string') return fill(v, params);
+  const template = c.code ? ((String(params.count) === '1' && codeText(section, c.code + '-one')) || codeText(section, c.code)) : undefined;
+  if (template !== undefined) return fill(template, params);
+  if (fallback !== undefined) return fallback;
   const rest = Object.entries(params)
     .map(([k, x]) => `${k}=${String(x)}`)
     .join(', ');
-  return rest ? `${c.code} (${rest})` : c.code;
+  return rest ? `${c.code ?? ''} (${rest})` : (c.code ?? '');
 }
 
 /** pick looks up a code (a status, a reason) in a catalogue section; unknown codes come back as themselves so nothing is hidden. */
 export function pick(section: Record<string, unknown>, code: string): string {
+  return codeText(section, code) ?? code;
+}
+
+/** codeText is a section's text for a code, written with dashes or underscores. */
+function codeText(section: Record<string, unknown>, code: string): string | undefined {
   const v = section[code] ?? section[code.replace(/-/g, '_')];
-  return typeof v === 'string' ? v : code;
+  return typeof v === 'string' ? v : undefined;
 }
 export type { Messages } from './en';
-
-/** DiagnosticLike is what diagnosticText needs of a Go diagnostic. */
-export interface DiagnosticLike {
-  code?: string;
-  params?: Record<string, string>;
-  message: string;
-}
-
-/**
- * diagnosticText words an indexer diagnostic in the UI language from its stable code and params; a code this
- * catalogue does not know (a newer Go build) shows Go's English message. Values are text, never markup.
- */
-export function diagnosticText(messages: Messages, d: DiagnosticLike): string {
-  const section = messages.diagnostic as Record<string, string>;
-  const params = d.params ?? {};
-  const code = d.code && params.count === '1' && section[d.code + '-one'] ? d.code + '-one' : d.code;
-  const template = code ? section[code] : undefined;
-  return template ? fill(template, params) : d.message;
-}

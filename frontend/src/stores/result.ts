@@ -9,8 +9,6 @@ import type { List } from './sessions';
 export const DEFAULT_BUDGET = 12500;
 /** FILE_PAGE is how much of a spill file one "load more" reads. */
 export const FILE_PAGE = 64 * 1024;
-/** The text estimators the core registers (until the bridge lists them). */
-export const estimators = ['dsh-meter', 'o200k_base', 'cl100k_base'];
 /** DEFAULT_POLICY is the seed's policy, dsh's token era. */
 export const DEFAULT_POLICY = 'dsh-tokens';
 
@@ -316,7 +314,7 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
           json: text,
           jsonProblem: checkJson(text),
           route,
-          estimator: s.estimator || preferredEstimator || s.routes.find((r) => r.name === route)?.estimator || estimators[1],
+          estimator: s.estimator || preferredEstimator || s.routes.find((r) => r.name === route)?.estimator || '',
         };
       });
       schedule();

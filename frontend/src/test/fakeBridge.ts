@@ -28,6 +28,7 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     largest: unset('largest'),
     routes: unset('routes'),
     policies: unset('policies'),
+    estimators: () => Promise.resolve(['bytes4', 'cl100k_base', 'code-points', 'dsh-meter', 'o200k_base', 'utf16-units', 'utf8-bytes']),
     retain: unset('retain'),
     replay: unset('replay'),
     sweep: unset('sweep'),

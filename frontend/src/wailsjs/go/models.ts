@@ -1917,6 +1917,7 @@ export namespace app {
 	    lostLines: number;
 	    lostImages: number;
 	    inlineTokensLowerBound: boolean;
+	    error?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new SeriesRow(source);
@@ -1938,6 +1939,7 @@ export namespace app {
 	        this.lostLines = source["lostLines"];
 	        this.lostImages = source["lostImages"];
 	        this.inlineTokensLowerBound = source["inlineTokensLowerBound"];
+	        this.error = source["error"];
 	    }
 	}
 	export class SessionPage {
