@@ -25,8 +25,12 @@ async function openWindow({ before = () => {}, extraEnv = {} } = {}) {
   const { display } = await startXvfb();
   const home = tempHome();
   before(home);
+  // LANG=C, as on a fresh server or a CI runner: WebKitGTK then reports
+  // navigator.language "C", which Intl rejects (lib/locale.ts); the window
+  // must paint all the same.
   const env = {
     ...process.env,
+    LANG: 'C',
     ...extraEnv,
     DISPLAY: display,
     HOME: join(home, 'home'),
@@ -34,6 +38,8 @@ async function openWindow({ before = () => {}, extraEnv = {} } = {}) {
     SPILLSCOPE_DATA_DIR: join(home, 'data'),
     SPILLSCOPE_ROOTS: join(home, 'roots', 'present'),
   };
+  delete env.LC_ALL;
+  delete env.LANGUAGE;
   const app = startGroup(bin, [], { env });
   const xenv = { ...process.env, DISPLAY: display };
   const wid = await waitFor(() => {

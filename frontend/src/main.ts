@@ -1,3 +1,5 @@
+// First: libraries read navigator.language when they load (lib/locale.ts).
+import './lib/locale';
 import { mount } from 'svelte';
 import App from './App.svelte';
 import './app.css';
