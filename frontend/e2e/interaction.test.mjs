@@ -17,7 +17,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureArtifacts, openApp, repoDir, stopAll, tempHome, waitFor } from './harness.mjs';
+import { ensureArtifacts, generateSample, homeEnv, openApp, repoDir, stopAll, tempHome, waitFor } from './harness.mjs';
 
 const cli = join(repoDir, 'build', 'bin', 'spillscope');
 const home = tempHome();
@@ -26,11 +26,10 @@ const dataDir = process.env.SPILLSCOPE_TRACE_DATA || join(home, 'data');
 const trace = process.env.SPILLSCOPE_E2E_TRACE === '1';
 
 function prepare() {
-  if (!existsSync(cli)) return `${cli} is missing (build it with: make build/bin/spillscope)`;
   if (!process.env.SPILLSCOPE_TRACE_ROOT) {
-    const r = spawnSync(cli, ['sample', '--out', root], { encoding: 'utf8', timeout: 120000 });
-    if (r.status !== 0) return `"spillscope sample" exited ${r.status}: ${(r.stderr || '').trim().slice(0, 300)}`;
-  }
+    const why = generateSample(root);
+    if (why) return why;
+  } else if (!existsSync(cli)) return `${cli} is missing (build it with: make build/bin/spillscope)`;
   if (!process.env.SPILLSCOPE_TRACE_DATA) {
     const r = spawnSync(cli, ['index', root], { encoding: 'utf8', timeout: 600000, env: { ...process.env, SPILLSCOPE_DATA_DIR: dataDir } });
     if (r.status !== 0) return `"spillscope index" exited ${r.status}: ${(r.stderr || '').trim().slice(0, 300)}`;
@@ -116,13 +115,7 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
   const figures = {};
 
   before(async () => {
-    ({ browser, page } = await openApp({
-      ...process.env,
-      HOME: join(home, 'home'),
-      SPILLSCOPE_CONFIG_DIR: join(home, 'config'),
-      SPILLSCOPE_DATA_DIR: dataDir,
-      SPILLSCOPE_ROOTS: root,
-    }));
+    ({ browser, page } = await openApp({ ...homeEnv(home, [root]), SPILLSCOPE_DATA_DIR: dataDir }));
     await page.evaluate(installProbe);
     const top = await page.evaluate(() => window.go.app.Sessions.Largest({ offset: 0, limit: 2 }));
     largest = top.rows;
