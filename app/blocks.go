@@ -94,7 +94,8 @@ func pagedView(v *BlockView, text string, m *links.Masker, block int, start, end
 	if reveal {
 		return 0
 	}
-	return m.Count(int(start), int(end))
+	v.Masked = m.Count(int(start), int(end))
+	return v.Masked
 }
 
 func imageInfo(b retention.Block) (imagecost.Info, error) {

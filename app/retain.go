@@ -268,7 +268,8 @@ func projection(out retention.Outcome, orig retention.Result, attachDir string, 
 			pg := textPage(cf, m, 0, reveal)
 			p.CompleteFilePage, p.CompleteFileKey, p.CompleteFileShownBytes = &pg, fileKey(cf), int64(len(cf))
 			if !reveal {
-				masked += m.Count(0, len(cf))
+				p.CompleteFileMasked = m.Count(0, len(cf))
+				masked += p.CompleteFileMasked
 			}
 		} else {
 			st := show(cf, reveal)

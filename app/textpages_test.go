@@ -122,6 +122,9 @@ func TestPagedViewsOnSample(t *testing.T) {
 				t.Fatalf("block %d: a masked page shows the sample's credential %.8s…", i, secret)
 			}
 		}
+		if n != v.Masked {
+			t.Errorf("block %d: its pages mask %d values, the view counts %d", i, n, v.Masked)
+		}
 		masked += n
 	}
 	if masked != paged.Masked {
@@ -177,7 +180,10 @@ func TestPagedViewsOnSample(t *testing.T) {
 				if p.CompleteFilePage == nil || p.CompleteFileKey == "" || p.CompleteFile != "" || p.CompleteFileBytes != inline.CompleteFileBytes {
 					t.Fatalf("complete file not paged: page %v key %q", p.CompleteFilePage != nil, p.CompleteFileKey)
 				}
-				got, _ := read(t, TextSpan{Block: -1, Start: 0, End: p.CompleteFileBytes}, false, &req)
+				got, n := read(t, TextSpan{Block: -1, Start: 0, End: p.CompleteFileBytes}, false, &req)
+				if n != p.CompleteFileMasked {
+					t.Errorf("the complete file's pages mask %d values, the projection counts %d", n, p.CompleteFileMasked)
+				}
 				if !strings.HasPrefix(got, inline.CompleteFile[:len(inline.CompleteFile)-64]) {
 					t.Fatal("the complete file's pages do not begin as the inline text")
 				}

@@ -217,9 +217,12 @@ type BlockView struct {
 	Parameter string `json:"parameter"`
 	Tokens    int    `json:"tokens"`
 	// Src, when set, says the view is paged: it shows the real bytes Src
-	// names, Page is the page holding their start, and Text is empty.
-	Src  *TextSpan `json:"src"`
-	Page *TextPage `json:"page"`
+	// names, Page is the page holding their start, and Text is empty;
+	// Masked counts the values masked in all of them (Masks covers the
+	// page only).
+	Src    *TextSpan `json:"src"`
+	Page   *TextPage `json:"page"`
+	Masked int       `json:"masked"`
 }
 
 // ResultDetail is one tool result read back from its source file.
@@ -373,6 +376,8 @@ type Projection struct {
 	// decision that writes the same file.
 	CompleteFilePage *TextPage `json:"completeFilePage"`
 	CompleteFileKey  string    `json:"completeFileKey"`
+	// CompleteFileMasked counts the values masked in the whole paged file.
+	CompleteFileMasked int `json:"completeFileMasked"`
 	// Masked counts the values masked in Blocks and CompleteFile.
 	Masked   int  `json:"masked"`
 	Revealed bool `json:"revealed"`

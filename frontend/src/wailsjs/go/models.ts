@@ -95,6 +95,7 @@ export namespace app {
 	    tokens: number;
 	    src?: TextSpan;
 	    page?: TextPage;
+	    masked: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new BlockView(source);
@@ -122,6 +123,7 @@ export namespace app {
 	        this.tokens = source["tokens"];
 	        this.src = this.convertValues(source["src"], TextSpan);
 	        this.page = this.convertValues(source["page"], TextPage);
+	        this.masked = source["masked"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1344,6 +1346,7 @@ export namespace app {
 	    completeFileMasks: MaskSpan[];
 	    completeFilePage?: TextPage;
 	    completeFileKey: string;
+	    completeFileMasked: number;
 	    masked: number;
 	    revealed: boolean;
 	
@@ -1376,6 +1379,7 @@ export namespace app {
 	        this.completeFileMasks = this.convertValues(source["completeFileMasks"], MaskSpan);
 	        this.completeFilePage = this.convertValues(source["completeFilePage"], TextPage);
 	        this.completeFileKey = source["completeFileKey"];
+	        this.completeFileMasked = source["completeFileMasked"];
 	        this.masked = source["masked"];
 	        this.revealed = source["revealed"];
 	    }
