@@ -54,7 +54,9 @@ func openWindow() error {
 			sessionsSvc.Startup(ctx)
 			exportsSvc.Startup(ctx)
 		},
-		Bind: []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc, desktopSvc, exportsSvc},
+		// The live watcher stops before the index closes.
+		OnShutdown: func(context.Context) { app.Shutdown(sessionsSvc) },
+		Bind:       []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc, desktopSvc, exportsSvc},
 		// Bound methods fail with a code and params the window translates.
 		ErrorFormatter: app.FormatError,
 		Linux: &linux.Options{

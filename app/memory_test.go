@@ -151,7 +151,7 @@ func TestHugeLinesBoundedMemory(t *testing.T) {
 			phase = p.Phase
 			resetPeak()
 		}
-	})
+	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

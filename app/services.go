@@ -23,20 +23,26 @@ type Sessions struct {
 	progress sessions.Progress
 	lastErr  string
 	lastDone time.Time
-	// totals are the last counted, and when: while a pass runs the window
-	// polls its progress faster than the count is worth redoing.
-	totals   sessions.Summary
-	totalsAt time.Time
+	// emit pushes events to the window; seq numbers the statuses they
+	// carry. live is the watcher of the session folders (live.go).
+	emit emitter
+	seq  int64
+	live live
+	// totals are the last totals Status read, for progress events.
+	totals sessions.Summary
+	// pushMu keeps pushed statuses in the order they were read.
+	pushMu sync.Mutex
 }
-
-// totalsEvery is how often the totals are counted again while a pass runs.
-const totalsEvery = 2 * time.Second
 
 // NewSessions builds the Sessions service over a shared store.
 func NewSessions(store *Store) *Sessions { return &Sessions{store: store, ctx: context.Background()} }
 
-// Startup receives the Wails context.
-func (s *Sessions) Startup(ctx context.Context) { s.ctx = ctx }
+// Startup receives the Wails context: events go to its window, and the
+// live watcher starts a moment later.
+func (s *Sessions) Startup(ctx context.Context) {
+	s.ctx = ctx
+	s.startup(wailsEmitter(ctx), liveStart)
+}
 
 // checkPage refuses a page the lists cannot serve: every list is read page
 // by page, so no call can ask for everything at once.
@@ -287,11 +293,36 @@ func (s *Sessions) Index() (IndexStatus, error) {
 	s.mu.Unlock()
 	roots := s.store.Roots()
 	go func() {
+		// Progress goes to the window a few times a second, what changed
+		// once a second (new sessions show while the pass runs), and the
+		// end as both.
+		var batch changeBatch
+		var lastProgress time.Time
+		tick := time.NewTicker(time.Second)
+		stop := make(chan struct{})
+		go func() {
+			for {
+				select {
+				case <-tick.C:
+					if rows, results, any := batch.take(); any {
+						s.changed(rows, results, false)
+					}
+				case <-stop:
+					return
+				}
+			}
+		}()
 		err := runIndex(s.ctx, db, roots, func(p sessions.Progress) {
 			s.mu.Lock()
 			s.progress = p
 			s.mu.Unlock()
-		})
+			if time.Since(lastProgress) >= progressEvery {
+				lastProgress = time.Now()
+				s.sendProgress()
+			}
+		}, batch.add)
+		tick.Stop()
+		close(stop)
 		s.mu.Lock()
 		s.running = false
 		s.lastDone = time.Now()
@@ -299,29 +330,52 @@ func (s *Sessions) Index() (IndexStatus, error) {
 			s.lastErr = err.Error()
 		}
 		s.mu.Unlock()
+		s.sendProgress()
+		batch.take()
+		// Token counts changed across the index: every list reloads.
+		s.changed(nil, nil, true)
+		// The folders to watch may have changed with the settings.
+		s.restartLive()
 	}()
 	return s.Status()
+}
+
+// progressEvery bounds how often a manual pass's progress is pushed.
+const progressEvery = 250 * time.Millisecond
+
+// sendProgress pushes the progress of a manual pass (no totals query:
+// the last totals stand until the pass's changes are pushed).
+func (s *Sessions) sendProgress() {
+	s.pushMu.Lock()
+	defer s.pushMu.Unlock()
+	s.mu.Lock()
+	st := s.progressStatus()
+	st.Sessions, st.ToolResults, st.Images, st.SpillNotices, st.Diagnostics = s.totals.Sessions, s.totals.ToolResults, s.totals.ToolResultImages, s.totals.SpillNotices, s.totals.Diagnostics
+	if !st.Running {
+		st.Files, st.Bytes = s.totals.Files, s.totals.Bytes
+	}
+	s.mu.Unlock()
+	st.Seq = s.nextSeq()
+	s.send(EventIndexProgress, st)
 }
 
 // Status reports the indexer's progress and the index's totals.
 func (s *Sessions) Status() (IndexStatus, error) {
 	s.mu.Lock()
-	st := IndexStatus{
-		Running: s.running, Phase: s.progress.Phase, Files: s.progress.FilesTotal, FilesDone: s.progress.Files,
-		Bytes: s.progress.BytesTotal, BytesDone: s.progress.Bytes, RateMBs: s.progress.Rate() / 1e6, Error: s.lastErr,
-	}
-	if !s.lastDone.IsZero() {
-		st.LastIndexedAgo = time.Since(s.lastDone).Round(time.Second).String()
-	}
+	st := s.progressStatus()
+	st.Seq = s.seq
 	s.mu.Unlock()
 	db, err := s.store.DB()
 	if err != nil {
 		return st, err
 	}
-	sum, err := s.countTotals(db, st.Running)
+	sum, err := db.Totals(s.ctx, s.store.Roots())
 	if err != nil {
 		return st, err
 	}
+	s.mu.Lock()
+	s.totals = sum
+	s.mu.Unlock()
 	st.Sessions, st.ToolResults, st.Images, st.SpillNotices, st.Diagnostics = sum.Sessions, sum.ToolResults, sum.ToolResultImages, sum.SpillNotices, sum.Diagnostics
 	if !st.Running {
 		st.Files, st.Bytes = sum.Files, sum.Bytes
@@ -329,24 +383,17 @@ func (s *Sessions) Status() (IndexStatus, error) {
 	return st, nil
 }
 
-// countTotals counts what the index holds, or while a pass runs gives the
-// count of the last totalsEvery (it reads the whole index).
-func (s *Sessions) countTotals(db *sessions.DB, running bool) (sessions.Summary, error) {
-	s.mu.Lock()
-	if running && !s.totalsAt.IsZero() && time.Since(s.totalsAt) < totalsEvery {
-		sum := s.totals
-		s.mu.Unlock()
-		return sum, nil
+// progressStatus is the status without the totals; the caller holds s.mu.
+func (s *Sessions) progressStatus() IndexStatus {
+	st := IndexStatus{
+		Running: s.running, Phase: s.progress.Phase, Files: s.progress.FilesTotal, FilesDone: s.progress.Files,
+		Bytes: s.progress.BytesTotal, BytesDone: s.progress.Bytes, RateMBs: s.progress.Rate() / 1e6, Error: s.lastErr,
 	}
-	s.mu.Unlock()
-	sum, err := db.Totals(s.ctx, s.store.Roots())
-	if err != nil {
-		return sum, err
+	if !s.lastDone.IsZero() {
+		st.LastIndexedAgo = time.Since(s.lastDone).Round(time.Second).String()
+		st.LastIndexedAt = s.lastDone.UnixMilli()
 	}
-	s.mu.Lock()
-	s.totals, s.totalsAt = sum, time.Now()
-	s.mu.Unlock()
-	return sum, nil
+	return st
 }
 
 // maxSearchQuery bounds what the search box sends.

@@ -472,7 +472,8 @@ type FacetCount struct {
 	Count int    `json:"count"`
 }
 
-// IndexStatus is the indexer's progress, polled or pushed as an event.
+// IndexStatus is the indexer's progress and the index's totals, asked for
+// once and then pushed with events (EventIndexProgress, EventIndexChanged).
 type IndexStatus struct {
 	Running        bool    `json:"running"`
 	Phase          string  `json:"phase"`
@@ -488,6 +489,14 @@ type IndexStatus struct {
 	SpillNotices   int     `json:"spillNotices"`
 	Diagnostics    int     `json:"diagnostics"`
 	LastIndexedAgo string  `json:"lastIndexedAgo"`
+	// LastIndexedAt is when the last pass (manual or live) ended, in Unix
+	// ms (0: none since start): the window shows the moment, which stays
+	// true between events (an "ago" would need asking again).
+	LastIndexedAt int64 `json:"lastIndexedAt"`
+	// Seq orders statuses: each pushed one has a higher number, a Status
+	// answer the number of the last pushed, and the window keeps the
+	// newest.
+	Seq int64 `json:"seq"`
 }
 
 // Diagnostic is a bad line or file the indexer skipped: a stable code and

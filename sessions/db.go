@@ -35,6 +35,8 @@ type DB struct {
 	// a harness this build does not read).
 	mu        sync.Mutex
 	unclaimed map[string][2]int64
+	// passMu keeps structure passes (Index, IndexFiles) one at a time.
+	passMu sync.Mutex
 }
 
 // SetEnv sets the environment harnesses resolve their folders from (the

@@ -3,6 +3,7 @@ package sessions
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"sync"
@@ -20,6 +21,18 @@ type EnrichOptions struct {
 	Progress func(Progress)
 	// SkipSearch leaves the full-text index alone (token estimates only).
 	SkipSearch bool
+	// Sessions, when not nil, limits both phases to the results of these
+	// session rows (a watcher's pass: the sessions it wrote to, whose
+	// waiting results are the ones it added or changed, and any an earlier
+	// phase could not read back as the file moved under it); others
+	// waiting are left to a whole pass.
+	Sessions []int64
+}
+
+// only is the JSON list of opts.Sessions for the queries that take it.
+func (o EnrichOptions) only() string {
+	b, _ := json.Marshal(o.Sessions)
+	return string(b)
 }
 
 // Enrich runs the slow phases over results that lack them: token estimates
@@ -52,17 +65,32 @@ func (t todo) heavy() bool { return t.loc.Length > heavyBytes || t.textBytes > h
 // are constants so no SQL is ever assembled at run time. Tokens go largest
 // first, so the top of every "most tokens" ranking turns exact earliest;
 // search goes in file order, for read locality.
+// The ...Of variants take the JSON list of the only sessions to do.
 const (
-	todoTokens = `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.src_key, r.call_id, s.route, r.content_sig, r.text_bytes
+	// todoFrom is what every list reads, in todos' scan order.
+	todoFrom = `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.src_key, r.call_id, s.route, r.content_sig, r.text_bytes
 FROM tool_results r JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id
-WHERE r.est_tokens IS NULL ORDER BY r.approx_tokens DESC, r.id`
-	todoSearch = `SELECT r.id, s.harness, f.path, r.src_offset, r.src_length, r.src_index, r.src_key, r.call_id, s.route, r.content_sig, r.text_bytes
-FROM tool_results r JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id = r.file_id
-WHERE r.fts_done = 0 ORDER BY r.file_id, r.src_offset`
+`
+	todoTokens   = todoFrom + `WHERE r.est_tokens IS NULL ORDER BY r.approx_tokens DESC, r.id`
+	todoSearch   = todoFrom + `WHERE r.fts_done = 0 ORDER BY r.file_id, r.src_offset`
+	todoTokensOf = todoFrom + `WHERE r.est_tokens IS NULL AND r.session_id IN (SELECT value FROM json_each(?)) ORDER BY r.approx_tokens DESC, r.id`
+	todoSearchOf = todoFrom + `WHERE r.fts_done = 0 AND r.session_id IN (SELECT value FROM json_each(?)) ORDER BY r.file_id, r.src_offset`
 )
 
-func (d *DB) todos(ctx context.Context, query string) ([]todo, error) {
-	rows, err := d.db.QueryContext(ctx, query)
+// pending lists the results a phase still has to do: all of them, or
+// those of opts.Sessions.
+func (d *DB) pending(ctx context.Context, opts EnrichOptions, all, of string) ([]todo, error) {
+	if opts.Sessions == nil {
+		return d.todos(ctx, all)
+	}
+	if len(opts.Sessions) == 0 {
+		return nil, nil
+	}
+	return d.todos(ctx, of, opts.only())
+}
+
+func (d *DB) todos(ctx context.Context, query string, args ...any) ([]todo, error) {
+	rows, err := d.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("sessions: pending results: %w", err)
 	}
@@ -98,19 +126,29 @@ func (t todo) read() (retention.Result, bool) {
 // route's estimator, each image through retention.PriceImage on the stored
 // attachment, each other block at the estimator's structural price.
 func (d *DB) EstimateTokens(ctx context.Context, opts EnrichOptions) error {
-	list, err := d.todos(ctx, todoTokens)
+	list, err := d.pending(ctx, opts, todoTokens, todoTokensOf)
 	if err != nil || len(list) == 0 {
 		return err
 	}
 	return d.estimate(ctx, opts, list)
 }
 
+// The stored images of the results waiting for a count (of some of them).
+const (
+	pendingImages = `SELECT ra.result_id, ra.block_index, a.sha256, a.media_type, a.width, a.height FROM result_attachments ra
+JOIN attachments a ON a.sha256 = ra.sha256 JOIN tool_results r ON r.id = ra.result_id WHERE r.est_tokens IS NULL`
+	pendingImagesOf = pendingImages + ` AND r.session_id IN (SELECT value FROM json_each(?))`
+)
+
 // estimate counts the listed results; the list may be stale by the time a
 // count is written (see the write's guard).
 func (d *DB) estimate(ctx context.Context, opts EnrichOptions, list []todo) error {
 	imgs := map[int64]map[int]Attachment{}
-	rows, err := d.db.QueryContext(ctx, `SELECT ra.result_id, ra.block_index, a.sha256, a.media_type, a.width, a.height FROM result_attachments ra
-JOIN attachments a ON a.sha256 = ra.sha256 JOIN tool_results r ON r.id = ra.result_id WHERE r.est_tokens IS NULL`)
+	q, args := pendingImages, []any(nil)
+	if opts.Sessions != nil {
+		q, args = pendingImagesOf, []any{opts.only()}
+	}
+	rows, err := d.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return fmt.Errorf("sessions: attachment sizes: %w", err)
 	}
@@ -171,7 +209,7 @@ WHERE id = ? AND content_sig = ? AND est_tokens IS NULL
 // the full-text index, in parts for a long one (searchParts). The index is
 // contentless: only terms are stored, never the text.
 func (d *DB) IndexText(ctx context.Context, opts EnrichOptions) error {
-	list, err := d.todos(ctx, todoSearch)
+	list, err := d.pending(ctx, opts, todoSearch, todoSearchOf)
 	if err != nil || len(list) == 0 {
 		return err
 	}

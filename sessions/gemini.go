@@ -3,12 +3,14 @@ package sessions
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"spillscope/internal/jsontext"
 	"spillscope/retention"
@@ -135,6 +137,13 @@ func (geminiCLI) Read(ctx context.Context, src Source, p *Parsed) (ReadState, er
 	if !ok {
 		return ReadState{Mode: ReadAll}, nil
 	}
+	if midRewrite(src, doc) {
+		// Gemini CLI rewrites the file in place each turn (and appends a
+		// JSONL record a write at a time): a file cut short while it does is
+		// read again once the writer is done, so its results neither leave
+		// the index nor come back under new ids.
+		return ReadState{Mode: ReadAll, Retry: true}, nil
+	}
 	if strings.HasSuffix(src.Path, ".jsonl") {
 		ReadGeminiLines(doc, p)
 		geminiSubagent(src.Path, p)
@@ -156,6 +165,24 @@ func geminiSubagent(path string, p *Parsed) {
 		return
 	}
 	p.Session.AgentID, p.Session.ID = p.Session.ID, filepath.Base(dir)
+}
+
+// rewriteGrace is how long after its last write a document that does not
+// parse is taken for one still being written; after it, the document is
+// read as it is, with diagnostics.
+const rewriteGrace = 2 * time.Second
+
+// midRewrite reports whether a file written moments ago is not yet whole:
+// a JSON document that does not parse, or a JSONL recording whose last
+// record has no newline yet.
+func midRewrite(src Source, doc []byte) bool {
+	if time.Since(time.Unix(0, src.ModTime)) >= rewriteGrace {
+		return false
+	}
+	if strings.HasSuffix(src.Path, ".jsonl") {
+		return len(doc) > 0 && doc[len(doc)-1] != '\n'
+	}
+	return !json.Valid(doc)
 }
 
 // ReadResult: the locator's span is the toolCalls object itself.

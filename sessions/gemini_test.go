@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Small Gemini CLI JSONL recordings of the shapes FORMATS.md section 3
@@ -262,5 +263,36 @@ func TestGeminiNotASession(t *testing.T) {
 	diags, _ := d.BrowseDiagnostics(t.Context(), 10)
 	if s.Files != 1 || s.Sessions != 0 || len(diags) != 1 || diags[0].Code != DiagNotASession || diags[0].Params["lines"] != "31" || diags[0].Params["harness"] != "Gemini CLI" {
 		t.Errorf("%+v %+v", s, diags)
+	}
+}
+
+// TestMidRewrite: a Gemini CLI file written moments ago that is not yet
+// whole (a JSON document that does not parse, a JSONL record without its
+// newline) is read again later; an old one is read as it is, with
+// diagnostics, and a whole one at once.
+func TestMidRewrite(t *testing.T) {
+	now, old := time.Now().UnixNano(), time.Now().Add(-2*rewriteGrace).UnixNano()
+	tests := []struct {
+		name    string
+		path    string
+		doc     string
+		modTime int64
+		want    bool
+	}{
+		{"whole document", "session-1.json", `{"messages":[]}`, now, false},
+		{"document cut short", "session-1.json", `{"messages":[`, now, true},
+		{"old document cut short", "session-1.json", `{"messages":[`, old, false},
+		{"whole records", "session-1.jsonl", "{\"a\":1}\n{\"b\":2}\n", now, false},
+		{"record without its newline", "session-1.jsonl", "{\"a\":1}\n{\"b\":", now, true},
+		{"old record without its newline", "session-1.jsonl", "{\"a\":1}\n{\"b\":", old, false},
+		{"empty recording", "session-1.jsonl", "", now, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := Source{Path: filepath.Join("chats", tt.path), ModTime: tt.modTime}
+			if got := midRewrite(src, []byte(tt.doc)); got != tt.want {
+				t.Errorf("midRewrite = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

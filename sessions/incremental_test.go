@@ -399,7 +399,7 @@ func TestFileGoneBeforeRead(t *testing.T) {
 	root := t.TempDir()
 	d := openTemp(t)
 	c := candidate{path: filepath.Join(root, "p", "gone.jsonl"), root: root, harness: HarnessClaude, size: 10, mtime: 1}
-	if _, err := d.indexFile(t.Context(), c, nil, []string{root}, nil); err != nil {
+	if _, _, err := d.indexFile(t.Context(), c, nil, []string{root}, nil); err != nil {
 		t.Fatal(err)
 	}
 	s, err := d.Totals(t.Context(), []string{root})

@@ -80,6 +80,25 @@ type IndexOptions struct {
 	// Progress, when set, is called after each file (and at most every
 	// 100 ms for very large ones is not needed: files are the unit).
 	Progress func(Progress)
+	// OnChange, when set, is called after each file the pass wrote or
+	// dropped, and after each it must read again (Retry), with the rows
+	// it touched: a watcher tells the window which lists to reload.
+	OnChange func(FileChange)
+}
+
+// FileChange is what one source's pass did to the index.
+type FileChange struct {
+	Path string `json:"path"`
+	// Gone: the file left the index (deleted, or no harness reads it now).
+	Gone bool `json:"gone,omitempty"`
+	// Retry: the source changed under the read; nothing of this pass was
+	// written, and a later pass reads it again.
+	Retry bool `json:"retry,omitempty"`
+	// Sessions are the session rows the pass wrote to or removed.
+	Sessions []int64 `json:"sessions,omitempty"`
+	// Results are the result rows added, or whose content changed (their
+	// token count and search terms are redone).
+	Results []int64 `json:"results,omitempty"`
 }
 
 type fileRow struct {
@@ -188,6 +207,10 @@ func within(p, root string) bool {
 // and full-text search are separate phases (Enrich).
 func (d *DB) Index(ctx context.Context, roots []string, opts IndexOptions) (Summary, error) {
 	started := time.Now()
+	// One structure pass at a time: two passes resuming one file from the
+	// same cursor would both add what was appended.
+	d.passMu.Lock()
+	defer d.passMu.Unlock()
 	roots, err := d.CleanRoots(roots)
 	if err != nil {
 		return Summary{}, err
@@ -222,29 +245,9 @@ func (d *DB) Index(ctx context.Context, roots []string, opts IndexOptions) (Summ
 			if err != nil {
 				return nil
 			}
-			c := candidate{path: path, root: root, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-			// An unchanged file keeps the harness that read it: one stat, no
-			// read (unless the harness says a newer file took its place).
-			// Anything else is detected afresh.
-			if r, ok := prev[path]; ok {
-				if size, mtime := changeStamp(r.harness, path, c.size, c.mtime); r.size == size && r.mtime == mtime {
-					if h, ok := LookupHarness(r.harness); ok && !superseded(h, path) {
-						c.harness = r.harness
-						c.size, c.mtime = size, mtime
-					}
-				}
-			}
-			if c.harness == "" {
-				if d.wasUnclaimed(path, c.size, c.mtime) {
-					return nil
-				}
-				rel, _ := filepath.Rel(root, path)
-				c.harness = detect(&Probe{Path: path, Rel: filepath.ToSlash(rel)})
-				if c.harness == "" {
-					d.markUnclaimed(path, c.size, c.mtime)
-					return nil
-				}
-				c.size, c.mtime = changeStamp(c.harness, path, c.size, c.mtime)
+			c, ok := d.candidateFor(path, root, fi, prev)
+			if !ok {
+				return nil
 			}
 			seen[path] = true
 			cands = append(cands, c)
@@ -252,12 +255,60 @@ func (d *DB) Index(ctx context.Context, roots []string, opts IndexOptions) (Summ
 			return nil
 		})
 	}
-	sum := Summary{}
+	changed, err := d.indexCandidates(ctx, cands, prev, roots, total, started, opts)
+	if err != nil {
+		return Summary{}, err
+	}
+	gone, err := d.dropMissing(ctx, roots, seen, prev, opts.OnChange)
+	if err != nil {
+		return Summary{}, err
+	}
+	t, err := d.Totals(ctx, roots)
+	if err != nil {
+		return Summary{}, err
+	}
+	t.ChangedFiles = changed + gone
+	t.Seconds = time.Since(started).Seconds()
+	return t, nil
+}
+
+// candidateFor is how a pass sees one file found under root: an unchanged
+// file keeps the harness that read it (one stat, no read, unless the
+// harness says a newer file took its place); anything else is detected
+// afresh. ok is false when no harness reads the file.
+func (d *DB) candidateFor(path, root string, fi fs.FileInfo, prev map[string]fileRow) (candidate, bool) {
+	c := candidate{path: path, root: root, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	if r, ok := prev[path]; ok {
+		if size, mtime := changeStamp(r.harness, path, c.size, c.mtime); r.size == size && r.mtime == mtime {
+			if h, ok := LookupHarness(r.harness); ok && !superseded(h, path) {
+				c.harness = r.harness
+				c.size, c.mtime = size, mtime
+				return c, true
+			}
+		}
+	}
+	if d.wasUnclaimed(path, c.size, c.mtime) {
+		return c, false
+	}
+	rel, _ := filepath.Rel(root, path)
+	c.harness = detect(&Probe{Path: path, Rel: filepath.ToSlash(rel)})
+	if c.harness == "" {
+		d.markUnclaimed(path, c.size, c.mtime)
+		return c, false
+	}
+	c.size, c.mtime = changeStamp(c.harness, path, c.size, c.mtime)
+	return c, true
+}
+
+// indexCandidates brings each candidate up to date, reporting progress by
+// files and bytes, and returns how many files it wrote.
+func (d *DB) indexCandidates(ctx context.Context, cands []candidate, prev map[string]fileRow, roots []string, total int64, started time.Time, opts IndexOptions) (int, error) {
+	changed := 0
 	pg := Progress{Phase: PhaseStructure, FilesTotal: len(cands), BytesTotal: total}
 	lastReport := time.Now()
 	for _, c := range cands {
 		if err := ctx.Err(); err != nil {
-			return Summary{}, err
+			return 0, err
 		}
 		var pr *fileRow
 		if r, ok := prev[c.path]; ok {
@@ -274,12 +325,15 @@ func (d *DB) Index(ctx context.Context, roots []string, opts IndexOptions) (Summ
 			q.Bytes, q.Elapsed = base+min(done, c.size), time.Since(started)
 			opts.Progress(q)
 		}
-		changed, err := d.indexFile(ctx, c, pr, roots, onRead)
+		ch, wrote, err := d.indexFile(ctx, c, pr, roots, onRead)
 		if err != nil {
-			return Summary{}, err
+			return 0, err
 		}
-		if changed {
-			sum.ChangedFiles++
+		if wrote {
+			changed++
+		}
+		if (wrote || ch.Retry) && opts.OnChange != nil {
+			opts.OnChange(ch)
 		}
 		pg.Files++
 		pg.Bytes += c.size
@@ -289,18 +343,118 @@ func (d *DB) Index(ctx context.Context, roots []string, opts IndexOptions) (Summ
 			opts.Progress(pg)
 		}
 	}
-	gone, err := d.dropMissing(ctx, roots, seen, prev)
+	return changed, nil
+}
+
+// IndexFiles brings the named files up to date as a structure pass does,
+// through the same per-file code, without walking the roots: a watcher
+// names the files that changed. A path gone from disk leaves the index (a
+// folder gone: every file under it). A path no harness reads (a
+// database's -wal, a message file beside a storage session) has the
+// sources under its root whose harness folds other files into their stamp
+// (ChangeStamper) checked too. Paths outside every root are ignored. It
+// returns how many files it wrote or dropped; token and search phases are
+// Enrich's.
+func (d *DB) IndexFiles(ctx context.Context, roots, paths []string, opts IndexOptions) (int, error) {
+	started := time.Now()
+	d.passMu.Lock()
+	defer d.passMu.Unlock()
+	roots, err := d.CleanRoots(roots)
 	if err != nil {
-		return Summary{}, err
+		return 0, err
 	}
-	sum.ChangedFiles += gone
-	t, err := d.Totals(ctx, roots)
+	prev := map[string]fileRow{}
+	var cands []candidate
+	var gone []fileRow
+	seen := map[string]bool{}
+	recheck := map[string]bool{}
+	var total int64
+	add := func(c candidate) {
+		seen[c.path] = true
+		cands = append(cands, c)
+		total += c.size
+	}
+	for _, p := range paths {
+		p = filepath.Clean(p)
+		root := rootOf(roots, p)
+		if root == "" || seen[p] || underGit(root, p) {
+			continue
+		}
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			rows, err := d.fileRowsUnder(ctx, p)
+			if err != nil {
+				return 0, err
+			}
+			gone = append(gone, rows...)
+			continue
+		}
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if err := d.fileRowInto(ctx, p, prev); err != nil {
+			return 0, err
+		}
+		if c, ok := d.candidateFor(p, root, fi, prev); ok {
+			add(c)
+		} else {
+			recheck[root] = true
+		}
+	}
+	for root := range recheck {
+		rows, err := d.stampedRows(ctx, root)
+		if err != nil {
+			return 0, err
+		}
+		for _, r := range rows {
+			if seen[r.path] {
+				continue
+			}
+			prev[r.path] = r
+			fi, err := os.Lstat(r.path)
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					gone = append(gone, r)
+				}
+				continue
+			}
+			if c, ok := d.candidateFor(r.path, root, fi, prev); ok {
+				add(c)
+			}
+		}
+	}
+	changed, err := d.indexCandidates(ctx, cands, prev, roots, total, started, opts)
 	if err != nil {
-		return Summary{}, err
+		return 0, err
 	}
-	t.ChangedFiles = sum.ChangedFiles
-	t.Seconds = time.Since(started).Seconds()
-	return t, nil
+	dropped, err := d.dropFiles(ctx, gone, opts.OnChange)
+	return changed + dropped, err
+}
+
+// underGit reports whether path lies in a .git folder below root, which
+// a walk of the roots skips.
+func underGit(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		return false
+	}
+	for _, part := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
+		if part == ".git" {
+			return true
+		}
+	}
+	return false
+}
+
+// rootOf is the first of roots a path lies under, as a walk of the roots
+// in order would find it; "" when none.
+func rootOf(roots []string, path string) string {
+	for _, r := range roots {
+		if within(path, r) {
+			return r
+		}
+	}
+	return ""
 }
 
 // wasUnclaimed reports whether no harness claimed the file, unchanged
@@ -322,38 +476,95 @@ func (d *DB) markUnclaimed(path string, size, mtime int64) {
 }
 
 func (d *DB) fileRows(ctx context.Context) (map[string]fileRow, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT id, path, root, harness, size, mtime_ns, cursor FROM files`)
+	rows, err := d.scanFiles(ctx, fileColumns)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]fileRow, len(rows))
+	for _, r := range rows {
+		out[r.path] = r
+	}
+	return out, nil
+}
+
+const fileColumns = `SELECT id, path, root, harness, size, mtime_ns, cursor FROM files`
+
+// fileRowInto adds the stored row of one path, if any, to rows.
+func (d *DB) fileRowInto(ctx context.Context, path string, rows map[string]fileRow) error {
+	var r fileRow
+	err := d.db.QueryRowContext(ctx, fileColumns+` WHERE path = ?`, path).Scan(&r.id, &r.path, &r.root, &r.harness, &r.size, &r.mtime, &r.cursor)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("sessions: read files: %w", err)
+	}
+	rows[path] = r
+	return nil
+}
+
+// fileRowsUnder are the stored rows of path and of every file under it
+// (path as a folder).
+func (d *DB) fileRowsUnder(ctx context.Context, path string) ([]fileRow, error) {
+	dir := path + string(filepath.Separator)
+	// Every path under dir sorts between dir and dir with its separator
+	// bumped by one, so the range is read through the path index.
+	end := path + string(rune(filepath.Separator+1))
+	return d.scanFiles(ctx, fileColumns+` WHERE path = ? OR (path >= ? AND path < ?)`, path, dir, end)
+}
+
+// stampedRows are the stored sources under root whose harness folds other
+// files into their change stamp.
+func (d *DB) stampedRows(ctx context.Context, root string) ([]fileRow, error) {
+	var names []string
+	for _, h := range Harnesses() {
+		if _, ok := h.(ChangeStamper); ok {
+			names = append(names, h.Name())
+		}
+	}
+	nj, _ := json.Marshal(names)
+	return d.scanFiles(ctx, fileColumns+` WHERE root = ? AND harness IN (SELECT value FROM json_each(?))`, root, string(nj))
+}
+
+func (d *DB) scanFiles(ctx context.Context, query string, args ...any) ([]fileRow, error) {
+	rows, err := d.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("sessions: read files: %w", err)
 	}
 	defer rows.Close()
-	out := map[string]fileRow{}
+	var out []fileRow
 	for rows.Next() {
 		var r fileRow
 		if err := rows.Scan(&r.id, &r.path, &r.root, &r.harness, &r.size, &r.mtime, &r.cursor); err != nil {
 			return nil, fmt.Errorf("sessions: read files: %w", err)
 		}
-		out[r.path] = r
+		out = append(out, r)
 	}
 	return out, rows.Err()
 }
 
 // dropMissing removes files under roots that the walk did not find (or no
 // harness reads any more).
-func (d *DB) dropMissing(ctx context.Context, roots []string, seen map[string]bool, prev map[string]fileRow) (int, error) {
-	var ids []int64
+func (d *DB) dropMissing(ctx context.Context, roots []string, seen map[string]bool, prev map[string]fileRow, onChange func(FileChange)) (int, error) {
+	var gone []fileRow
 	for p, r := range prev {
 		if seen[p] {
 			continue
 		}
 		for _, root := range roots {
 			if within(p, root) {
-				ids = append(ids, r.id)
+				gone = append(gone, r)
 				break
 			}
 		}
 	}
-	if len(ids) == 0 {
+	return d.dropFiles(ctx, gone, onChange)
+}
+
+// dropFiles removes files from the index in one transaction, their
+// sessions and results with them, reporting each to onChange (nil: none).
+func (d *DB) dropFiles(ctx context.Context, gone []fileRow, onChange func(FileChange)) (int, error) {
+	if len(gone) == 0 {
 		return 0, nil
 	}
 	tx, err := d.db.BeginTx(ctx, nil)
@@ -361,15 +572,47 @@ func (d *DB) dropMissing(ctx context.Context, roots []string, seen map[string]bo
 		return 0, fmt.Errorf("sessions: drop missing files: %w", err)
 	}
 	defer tx.Rollback()
-	for _, id := range ids {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM files WHERE id = ?`, id); err != nil {
+	changes := make([]FileChange, 0, len(gone))
+	for _, r := range gone {
+		ch := FileChange{Path: r.path, Gone: true}
+		if onChange != nil {
+			rows, err := tx.QueryContext(ctx, `SELECT id FROM sessions WHERE file_id = ?`, r.id)
+			if err != nil {
+				return 0, fmt.Errorf("sessions: drop missing file: %w", err)
+			}
+			for rows.Next() {
+				var id int64
+				if err := rows.Scan(&id); err != nil {
+					rows.Close()
+					return 0, fmt.Errorf("sessions: drop missing file: %w", err)
+				}
+				ch.Sessions = append(ch.Sessions, id)
+			}
+			rows.Close()
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM files WHERE id = ?`, r.id); err != nil {
 			return 0, fmt.Errorf("sessions: drop missing file: %w", err)
 		}
+		changes = append(changes, ch)
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("sessions: drop missing files: %w", err)
 	}
-	return len(ids), nil
+	if onChange != nil {
+		for _, ch := range changes {
+			onChange(ch)
+		}
+	}
+	return len(gone), nil
+}
+
+// Indexed reports whether the index holds any file yet (a pass has run).
+func (d *DB) Indexed(ctx context.Context) (bool, error) {
+	var ok bool
+	if err := d.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM files)`).Scan(&ok); err != nil {
+		return false, fmt.Errorf("sessions: indexed: %w", err)
+	}
+	return ok, nil
 }
 
 // Totals counts what the index holds for files under roots, in all and per
@@ -450,21 +693,24 @@ type Attachment struct {
 	Bytes     int64  `json:"bytes"`
 }
 
-func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []string, onRead func(int64)) (bool, error) {
+// indexFile brings one candidate up to date; wrote says whether it wrote
+// the file's rows, and the change names what it touched.
+func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []string, onRead func(int64)) (ch FileChange, wrote bool, err error) {
+	ch.Path = c.path
 	if prev != nil && prev.size == c.size && prev.mtime == c.mtime && prev.harness == c.harness {
 		if prev.root == c.root {
-			return false, nil
+			return ch, false, nil
 		}
 		// Found under another root (nested roots): the rows stay, the file
 		// only moves to the root it was found under this time.
 		if _, err := d.db.ExecContext(ctx, `UPDATE files SET root = ? WHERE id = ?`, c.root, prev.id); err != nil {
-			return false, fmt.Errorf("sessions: index %s: %w", c.path, err)
+			return ch, false, fmt.Errorf("sessions: index %s: %w", c.path, err)
 		}
-		return false, nil
+		return ch, false, nil
 	}
 	h, err := harnessFor(c.harness)
 	if err != nil {
-		return false, err
+		return ch, false, err
 	}
 	src := Source{Path: c.path, Root: c.root, Size: c.size, ModTime: c.mtime, Progress: onRead, Env: d.env}
 	if prev != nil && prev.harness == c.harness {
@@ -480,19 +726,31 @@ func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []
 	}
 	st, err := h.Read(ctx, src, p)
 	if err != nil {
-		return false, err
+		return ch, false, err
 	}
 	if st.Retry {
 		// Nothing of a torn read is kept; the stored row still has the
 		// earlier stamp, so the next pass reads the source again.
-		return false, nil
+		ch.Retry = true
+		return ch, false, nil
 	}
 	if src.Cursor == "" {
 		// Nothing of an earlier pass (or of another harness) carries over.
 		st.Mode = ReadAll
 	}
-	return true, d.writeFile(ctx, c, prev, st, p, extras)
+	err = d.writeFile(ctx, c, prev, st, p, extras, &ch)
+	if errors.Is(err, errPassRaced) {
+		// Another pass (another process on the same index) wrote the file
+		// since this one read its row: what it wrote stands, and the next
+		// pass goes on from there.
+		return FileChange{Path: c.path, Retry: true}, false, nil
+	}
+	return ch, err == nil, err
 }
+
+// errPassRaced is a file row that changed between a pass reading it and
+// writing it.
+var errPassRaced = errors.New("sessions: the file was indexed by another pass meanwhile")
 
 // errText is an error's message without the path (the diagnostic already
 // names the file).
@@ -720,7 +978,11 @@ func maskedLabel(s string) string {
 // natural keys (source and harness session id; session, call id and
 // ordinal), so a re-read keeps every id, and a result whose content is
 // unchanged keeps its token count and search terms.
-func (d *DB) writeFile(ctx context.Context, c candidate, prev *fileRow, st ReadState, p *Parsed, extras []resultExtra) error {
+//
+// The file's row is written only if it is still the one the pass read
+// (errPassRaced otherwise): a pass in another process that got there
+// first has already added what this one would add again.
+func (d *DB) writeFile(ctx context.Context, c candidate, prev *fileRow, st ReadState, p *Parsed, extras []resultExtra, ch *FileChange) error {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("sessions: index %s: %w", c.path, err)
@@ -728,15 +990,26 @@ func (d *DB) writeFile(ctx context.Context, c candidate, prev *fileRow, st ReadS
 	defer tx.Rollback()
 	sc := &stmtCache{ctx: ctx, tx: tx}
 	defer sc.close()
-	w := &fileWriter{ctx: ctx, tx: tx, sc: sc, c: c, mode: st.Mode}
+	w := &fileWriter{ctx: ctx, tx: tx, sc: sc, c: c, mode: st.Mode, change: ch}
 	now := time.Now().UTC().Format(time.RFC3339)
 	if prev == nil {
-		err = tx.QueryRowContext(ctx, `INSERT INTO files (path, root, harness, size, mtime_ns, cursor, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		err = tx.QueryRowContext(ctx, `INSERT INTO files (path, root, harness, size, mtime_ns, cursor, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (path) DO NOTHING RETURNING id`,
 			c.path, c.root, c.harness, c.size, c.mtime, st.Cursor, now).Scan(&w.fileID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return errPassRaced
+		}
 	} else {
 		w.fileID = prev.id
-		_, err = tx.ExecContext(ctx, `UPDATE files SET root = ?, harness = ?, size = ?, mtime_ns = ?, cursor = ?, indexed_at = ? WHERE id = ?`,
-			c.root, c.harness, c.size, c.mtime, st.Cursor, now, w.fileID)
+		var res sql.Result
+		res, err = tx.ExecContext(ctx, `UPDATE files SET root = ?, harness = ?, size = ?, mtime_ns = ?, cursor = ?, indexed_at = ?
+WHERE id = ? AND harness = ? AND size = ? AND mtime_ns = ? AND cursor = ?`,
+			c.root, c.harness, c.size, c.mtime, st.Cursor, now, w.fileID, prev.harness, prev.size, prev.mtime, prev.cursor)
+		if err == nil {
+			if n, _ := res.RowsAffected(); n != 1 {
+				return errPassRaced
+			}
+		}
 		if err == nil && prev.harness != c.harness {
 			// Another harness reads the file now: the sessions the old one
 			// made of it (and their results) are not this one's.
@@ -756,6 +1029,10 @@ func (d *DB) writeFile(ctx context.Context, c candidate, prev *fileRow, st ReadS
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("sessions: index %s: %w", c.path, err)
 	}
+	for row := range w.used {
+		ch.Sessions = append(ch.Sessions, row)
+	}
+	ch.Sessions = append(ch.Sessions, w.removed...)
 	return nil
 }
 
@@ -778,6 +1055,10 @@ type fileWriter struct {
 	routes  map[int64]string
 	// whole are the session rows a ReadChanged pass read whole.
 	whole map[int64]bool
+	// change collects the result rows added or changed; removed the
+	// session rows deleted.
+	change  *FileChange
+	removed []int64
 }
 
 type storedSession struct {
@@ -841,6 +1122,7 @@ func (w *fileWriter) sessions(p *Parsed, _ []resultExtra) error {
 			if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM sessions WHERE id = ?`, s.row); err != nil {
 				return err
 			}
+			w.removed = append(w.removed, s.row)
 		}
 	}
 	w.whole = map[int64]bool{}
@@ -859,6 +1141,7 @@ func (w *fileWriter) sessions(p *Parsed, _ []resultExtra) error {
 			if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM sessions WHERE id = ?`, s.row); err != nil {
 				return err
 			}
+			w.removed = append(w.removed, s.row)
 		}
 	}
 	return nil
@@ -1080,11 +1363,17 @@ func (w *fileWriter) results(p *Parsed, extras []resultExtra) error {
 			delete(stored, key)
 			rid = s.id
 			changed := s.changed(r, x)
+			// A result the search phase could not read back (fts_done 2:
+			// its file moved under it) is searched again from where this
+			// pass found it.
 			if err := w.sc.exec(`UPDATE tool_results SET `+resultValues+`,
   est_tokens = CASE WHEN ?19 THEN NULL ELSE est_tokens END, est_text_tokens = CASE WHEN ?19 THEN NULL ELSE est_text_tokens END,
   est_image_tokens = CASE WHEN ?19 THEN NULL ELSE est_image_tokens END, est_route = CASE WHEN ?19 THEN NULL ELSE est_route END,
-  fts_done = CASE WHEN ?19 THEN 0 ELSE fts_done END WHERE id = ?20`, append(args[3:], changed, rid)...); err != nil {
+  fts_done = CASE WHEN ?19 OR fts_done = 2 THEN 0 ELSE fts_done END WHERE id = ?20`, append(args[3:], changed, rid)...); err != nil {
 				return fmt.Errorf("line %d: %w", r.Line, err)
+			}
+			if changed {
+				w.change.Results = append(w.change.Results, rid)
 			}
 			for _, q := range []string{`DELETE FROM result_attachments WHERE result_id = ?`, `DELETE FROM links WHERE result_id = ?`} {
 				if err := w.sc.exec(q, rid); err != nil {
@@ -1098,6 +1387,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...
 			if err != nil {
 				return fmt.Errorf("line %d: %w", r.Line, err)
 			}
+			w.change.Results = append(w.change.Results, rid)
 		}
 		for _, a := range x.attach {
 			if err := w.sc.exec(`INSERT OR IGNORE INTO attachments (sha256, media_type, ext, width, height, bytes) VALUES (?, ?, ?, ?, ?, ?)`,

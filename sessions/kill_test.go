@@ -9,9 +9,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"spillscope/internal/leaks"
 )
 
 // makeCorpus writes n Claude Code transcripts with text and image results
@@ -103,6 +106,7 @@ func TestKillDuringIndex(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
+			leaks.Reap(t, cmd)
 			sc := bufio.NewScanner(stdout)
 			seen, killed := 0, false
 			for sc.Scan() {
@@ -163,4 +167,148 @@ func tokenSum(t testing.TB, d *DB) tokenState {
 		t.Fatal(err)
 	}
 	return s
+}
+
+const watchKillEnv = "SPILLSCOPE_WATCH_KILL_HELPER"
+
+// TestWatchKillHelper is the subprocess of TestKillDuringWatch: it
+// watches a root, printing a line per pass so the parent knows when to
+// kill it.
+func TestWatchKillHelper(t *testing.T) {
+	spec := os.Getenv(watchKillEnv)
+	if spec == "" {
+		t.Skip("subprocess of TestKillDuringWatch")
+	}
+	dbPath, root, _ := strings.Cut(spec, "|")
+	d, err := Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := bufio.NewWriter(os.Stdout)
+	var mu sync.Mutex
+	say := func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintln(out, s)
+		out.Flush()
+	}
+	w := NewWatcher(d, []string{root}, WatchOptions{CatchUp: true, Enrich: EnrichOptions{Workers: 1},
+		OnStatus: func(s WatchStatus) { say("status " + s.State) },
+		OnChange: func(p WatchPass) { say(fmt.Sprintf("change %d", len(p.Results))) },
+		OnPass:   func(p WatchPass) { say("pass " + p.Trigger) },
+	})
+	if err := w.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestKillDuringWatch: a watching process killed (-9) while a writer
+// appends to its sessions leaves an index that a restarted watcher (as
+// index --watch restarts: catching up, every waiting result counted)
+// brings to what a clean index of the same files holds: every result
+// once, usage, token counts and search terms, a sound database.
+func TestKillDuringWatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs subprocesses")
+	}
+	for _, tc := range []struct {
+		name  string
+		lines int // pass lines from the helper before the kill
+	}{
+		{"during the catch-up pass", 0},
+		{"between change passes", 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), "corpus")
+			makeCorpus(t, root, 80, 10, 400)
+			paths, err := filepath.Glob(filepath.Join(root, "projects", "*", "*.jsonl"))
+			if err != nil || len(paths) == 0 {
+				t.Fatal(paths, err)
+			}
+			dbPath := filepath.Join(t.TempDir(), "index.db")
+			cmd := exec.Command(os.Args[0], "-test.run=^TestWatchKillHelper$", "-test.count=1")
+			cmd.Env = append(os.Environ(), watchKillEnv+"="+dbPath+"|"+root)
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			leaks.Reap(t, cmd)
+			lines := make(chan string, 1024)
+			go func() {
+				sc := bufio.NewScanner(stdout)
+				for sc.Scan() {
+					lines <- sc.Text()
+				}
+				close(lines)
+			}()
+			// The writer appends a result to one transcript after another
+			// until the kill; the kill lands while passes run.
+			n := 0
+			write := func() {
+				p := paths[n%len(paths)]
+				sid := strings.TrimSuffix(filepath.Base(p), ".jsonl")
+				tid := fmt.Sprintf("toolu_w%04d", n)
+				appendFile(t, p, cAssistant(sid, "mw"+tid, "rw", tid, "Bash", 3)+cResult(sid, tid, strings.Repeat("written while watched ", 20)))
+				n++
+			}
+			seen := 0
+			deadline := time.After(60 * time.Second)
+		wait:
+			for {
+				select {
+				case l, ok := <-lines:
+					if !ok {
+						t.Fatal("helper ended before the kill")
+					}
+					if strings.HasPrefix(l, "status "+WatchLive) && tc.lines == 0 {
+						break wait
+					}
+					if strings.HasPrefix(l, "pass ") {
+						seen++
+						if seen > tc.lines && tc.lines > 0 {
+							break wait
+						}
+						write()
+					}
+				case <-deadline:
+					t.Fatal("helper reported no passes")
+				}
+			}
+			for range 3 {
+				write()
+				time.Sleep(30 * time.Millisecond)
+			}
+			cmd.Process.Signal(syscall.SIGKILL)
+			cmd.Wait()
+			for range 5 {
+				write()
+			}
+
+			d, err := Open(dbPath)
+			if err != nil {
+				t.Fatalf("database does not open after kill -9: %v", err)
+			}
+			defer d.Close()
+			var integrity string
+			if err := d.db.QueryRow(`PRAGMA integrity_check`).Scan(&integrity); err != nil || integrity != "ok" {
+				t.Errorf("integrity_check %q %v", integrity, err)
+			}
+			_, log := startWatch(t, d, []string{root}, WatchOptions{CatchUp: true, EnrichWaiting: true})
+			log.mu.Lock()
+			start := log.passes[0]
+			log.mu.Unlock()
+			if start.Trigger != TriggerStart || start.Error != "" {
+				t.Fatalf("restart pass %+v", start)
+			}
+
+			likeFresh(t, d, root)
+			k := &idTracker{t: t, d: d, ids: map[string]int64{}}
+			if got := len(k.check()); got != 80*10+n {
+				t.Errorf("%d results, want %d", got, 80*10+n)
+			}
+		})
+	}
 }

@@ -43,11 +43,18 @@ func ComparePolicies(harness string) []string {
 	if harness == HarnessSpillscope || harness == "dsh" {
 		return []string{retention.DefaultPolicy, "dsh-bytes"}
 	}
+	// A harness's own policy carries the harness's registry name (codex,
+	// claude-code, opencode, goose, gemini-cli); its Harness field is a
+	// label for people ("Codex CLI") and is matched only as a fallback.
 	var out []string
-	for _, p := range retention.Policies() {
-		if p.Harness == harness {
-			out = append(out, p.Name)
-			break
+	for _, match := range []func(retention.PolicyInfo) bool{
+		func(p retention.PolicyInfo) bool { return p.Name == harness },
+		func(p retention.PolicyInfo) bool { return p.Harness == harness },
+	} {
+		for _, p := range retention.Policies() {
+			if len(out) == 0 && match(p) {
+				out = append(out, p.Name)
+			}
 		}
 	}
 	if len(out) == 0 || out[0] != retention.DefaultPolicy {

@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,6 +23,9 @@ type Env struct {
 	StderrIsTerminal bool
 	// Getenv looks up environment variables (XDG paths); nil means os.Getenv.
 	Getenv func(string) string
+	// Context ends a subcommand that runs until stopped (index --watch);
+	// nil means SIGINT or SIGTERM ends it.
+	Context context.Context
 }
 
 type command struct {

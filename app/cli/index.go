@@ -6,7 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"spillscope/sessions"
@@ -57,10 +61,14 @@ func runIndex(env Env, args []string) int {
 	fs.SetOutput(env.Stderr)
 	dbPath := fs.String("db", "", "database file (default: the app's own, index.db in $SPILLSCOPE_DATA_DIR or $XDG_DATA_HOME/spillscope)")
 	structureOnly := fs.Bool("structure-only", false, "skip the token-estimate and full-text phases")
+	watch := fs.Bool("watch", false, "after the pass, keep watching the folders and index what changes, one JSON line per pass, until SIGINT or SIGTERM")
 	fs.Usage = func() {
-		fmt.Fprintln(env.Stderr, "usage: spillscope index [--db PATH] [--structure-only] [ROOT...]")
+		fmt.Fprintln(env.Stderr, "usage: spillscope index [--db PATH] [--structure-only] [--watch] [ROOT...]")
 		fmt.Fprintf(env.Stderr, "Indexes agent session folders (default: each harness's own, where they exist: %s)\n", defaultRootsText(env))
 		fmt.Fprintln(env.Stderr, "and prints one JSON object with what the index holds for them, in all and per harness (perHarness).")
+		fmt.Fprintln(env.Stderr, "With --watch it watches them and prints one JSON object per pass instead: what triggered it")
+		fmt.Fprintln(env.Stderr, "(start, change, periodic, overflow), the files, session and result rows it changed, and the")
+		fmt.Fprintln(env.Stderr, "totals after it (the same object as without --watch), until SIGINT or SIGTERM.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -97,6 +105,9 @@ func runIndex(env Env, args []string) int {
 	}
 	defer db.Close()
 	db.SetEnv(harnessEnv(env))
+	if *watch {
+		return watchIndex(env, db, roots, *structureOnly)
+	}
 	started := time.Now()
 	ctx := context.Background()
 	bar := newProgressBar(env)
@@ -122,6 +133,77 @@ func runIndex(env Env, args []string) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// watchIndex watches roots and keeps their index up to date until the
+// context (or SIGINT, SIGTERM) ends: the folders are watched first, then
+// a pass over the roots (trigger "start") catches up, so nothing written
+// between the two is missed. Each pass that changed something (and the
+// first) is one JSON line; a watch limit reached is said once on stderr.
+func watchIndex(env Env, db *sessions.DB, roots []string, structureOnly bool) int {
+	ctx, stop := watchContext(env)
+	defer stop()
+	var mu sync.Mutex
+	failed := false
+	said := ""
+	bar := newProgressBar(env)
+	w := sessions.NewWatcher(db, roots, sessions.WatchOptions{
+		CatchUp:       true,
+		EnrichWaiting: true,
+		SkipEnrich:    structureOnly,
+		Progress:      bar.show,
+		OnPass: func(p sessions.WatchPass) {
+			mu.Lock()
+			defer mu.Unlock()
+			bar.done()
+			if writeJSON(env.Stdout, p) != nil {
+				failed = true
+			}
+		},
+		OnStatus: func(s sessions.WatchStatus) {
+			mu.Lock()
+			defer mu.Unlock()
+			if line := watchLimitLine(s); line != "" && s.State != said {
+				said = s.State
+				fmt.Fprintln(env.Stderr, line)
+			}
+		},
+	})
+	if err := w.Run(ctx); err != nil {
+		fmt.Fprintf(env.Stderr, "spillscope index: %v\n", err)
+		return exitFail
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if failed {
+		return exitFail
+	}
+	return exitOK
+}
+
+// watchContext is env.Context, or one SIGINT and SIGTERM end.
+func watchContext(env Env) (context.Context, context.CancelFunc) {
+	if env.Context != nil {
+		return context.WithCancel(env.Context)
+	}
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// watchLimitLine words a watch that cannot see every folder, naming the
+// setting that would let it and how to raise it; "" for a full watch.
+func watchLimitLine(s sessions.WatchStatus) string {
+	raise := ""
+	if s.Setting != "" {
+		raise = fmt.Sprintf("; raise %s (sudo sysctl %s=524288, and a line in /etc/sysctl.d/ to keep it) and restart to watch them all", s.Setting, s.Setting)
+	}
+	switch s.State {
+	case sessions.WatchLimited:
+		return fmt.Sprintf("spillscope index: the system's inotify watch limit is reached: %d folders are watched, the others are re-read every %gs%s (%s)",
+			s.Folders, s.EverySeconds, raise, s.Detail)
+	case sessions.WatchPolling:
+		return fmt.Sprintf("spillscope index: no file notifications (%s): every folder is re-read every %gs%s", s.Detail, s.EverySeconds, raise)
+	}
+	return ""
 }
 
 // progressBar draws one status line on stderr, only on a terminal.

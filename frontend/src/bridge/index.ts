@@ -7,7 +7,7 @@ import * as RetentionSvc from '../wailsjs/go/app/Retention';
 import * as LinksSvc from '../wailsjs/go/app/Links';
 import * as DesktopSvc from '../wailsjs/go/app/Desktop';
 import * as ExportsSvc from '../wailsjs/go/app/Exports';
-import { ClipboardSetText } from '../wailsjs/runtime/runtime';
+import { ClipboardSetText, EventsOn } from '../wailsjs/runtime/runtime';
 import { app } from '../wailsjs/go/models';
 import type { Params } from '../i18n';
 
@@ -79,6 +79,25 @@ export type CalibrationView = app.CalibrationView;
 export type FilledQuery = app.FilledQuery;
 export type Filled = app.Filled;
 export type FilledResult = app.FilledResult;
+export type LiveStatus = app.LiveStatus;
+
+/** IndexChange is what Go pushes after a pass changed the index (app.IndexChange): the rows named, All when every list should reload, and the status after. */
+export interface IndexChange {
+  sessions: number[];
+  results: number[];
+  all: boolean;
+  status: IndexStatus;
+}
+
+/** The events Go pushes (app.Event*), with their payloads. */
+export interface GoEvents {
+  'index:changed': IndexChange;
+  'index:progress': IndexStatus;
+  'live:status': LiveStatus;
+}
+
+/** Unsubscribe ends a subscription. */
+export type Unsubscribe = () => void;
 
 /** SearchPageQuery is one page of a full-text search. */
 export interface SearchPageQuery {
@@ -111,6 +130,11 @@ export interface Bridge {
   diagnostics(limit: number): Promise<Diagnostic[]>;
   startIndex(): Promise<IndexStatus>;
   indexStatus(): Promise<IndexStatus>;
+  /** live says what the watcher of the session folders is doing; setLivePaused pauses or resumes it. */
+  live(): Promise<LiveStatus>;
+  setLivePaused(paused: boolean): Promise<LiveStatus>;
+  /** on subscribes to an event Go pushes; it resolves null where the window's runtime is absent (no events reach the page). */
+  on<K extends keyof GoEvents>(event: K, cb: (data: GoEvents[K]) => void): Promise<Unsubscribe | null>;
   /** spillFile reads a page of an indexed result's spill file: Go picks the file and says whether it may be opened (slice.state); credential values are masked unless reveal. */
   spillFile(resultId: number, offset: number, limit: number, reveal?: boolean): Promise<FileSlice>;
   searchResults(q: SearchPageQuery): Promise<ResultPage>;
@@ -172,6 +196,12 @@ const direct: Bridge = {
   diagnostics: (limit) => SessionsSvc.Diagnostics(limit),
   startIndex: () => SessionsSvc.Index(),
   indexStatus: () => SessionsSvc.Status(),
+  live: () => SessionsSvc.Live(),
+  setLivePaused: (paused) => SessionsSvc.SetLivePaused(paused),
+  on: async (event, cb) => {
+    if (!(globalThis as { runtime?: { EventsOnMultiple?: unknown } }).runtime?.EventsOnMultiple) return null;
+    return EventsOn(event, (data: unknown) => cb(data as GoEvents[typeof event]));
+  },
   spillFile: (resultId, offset, limit, reveal) => SessionsSvc.SpillFile(app.SpillQuery.createFrom({ resultId, offset, limit, reveal: !!reveal })),
   searchResults: (q) => SessionsSvc.Search(app.SearchQuery.createFrom(q)),
   snippets: (query, ids) => SessionsSvc.Snippets(app.SnippetQuery.createFrom({ query, ids })),

@@ -5,6 +5,7 @@ import {
   baseName,
   budgetToSlider,
   formatBytes,
+  formatClock,
   formatCompact,
   formatCount,
   formatRate,
@@ -58,6 +59,11 @@ describe('token and count formatting', () => {
     [4_000_000_000_000, '4T'],
     [9_007_199_254_740_991, '9.01e+15'],
   ])('compact %s -> %s', (n, want) => expect(formatCompact(n)).toBe(want));
+  it('formats a moment as a clock today, as a date before', () => {
+    const at = new Date(2026, 2, 1, 9, 5, 7).getTime();
+    expect(formatClock(at, new Date(2026, 2, 1, 23, 0, 0).getTime())).toBe('09:05:07');
+    expect(formatClock(at, new Date(2026, 2, 2, 0, 1, 0).getTime())).toBe('2026-03-01 09:05');
+  });
   it('formats rates and percentages', () => {
     expect(formatRate(12.345)).toBe('12.3 MB/s');
     expect(formatRate(-1)).toBe('—');

@@ -184,3 +184,14 @@ export function baseName(p: string | null | undefined): string {
   const parts = (p || '').split(/[\\/]/).filter(Boolean);
   return parts[parts.length - 1] ?? '';
 }
+
+/** formatClock shows a moment (Unix ms) as local "HH:MM:SS" when it is today (now's day), else as formatTime does. */
+export function formatClock(at: number, now: number): string {
+  const d = new Date(at);
+  const n = new Date(now);
+  const p = (x: number) => String(x).padStart(2, '0');
+  if (d.getFullYear() === n.getFullYear() && d.getMonth() === n.getMonth() && d.getDate() === n.getDate()) {
+    return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  }
+  return formatTime(d.toISOString());
+}

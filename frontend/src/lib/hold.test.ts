@@ -33,6 +33,21 @@ describe('holdWhileInside', () => {
     expect(cb.hold).toHaveBeenCalledTimes(1);
   });
 
+  it('releases when torn down while held (a row opened with a click)', async () => {
+    const node = fakeNode();
+    const cb = { hold: vi.fn(), release: vi.fn() };
+    const action = holdWhileInside(node, cb);
+    await fire(node, 'mouseenter');
+    expect(cb.hold).toHaveBeenCalledTimes(1);
+    action.destroy();
+    await Promise.resolve();
+    expect(cb.release).toHaveBeenCalledTimes(1);
+    const idle = holdWhileInside(fakeNode(), cb);
+    idle.destroy();
+    await Promise.resolve();
+    expect(cb.release).toHaveBeenCalledTimes(1);
+  });
+
   it('calls the callbacks it was last given', async () => {
     const node = fakeNode();
     const first = { hold: vi.fn(), release: vi.fn() };

@@ -38,6 +38,13 @@ export function holdWhileInside(node: HTMLElement, cb: { hold: () => void; relea
       node.removeEventListener('mouseleave', leave);
       node.removeEventListener('focusin', focusIn);
       node.removeEventListener('focusout', focusOut);
+      // A list torn down under the pointer (a row opened with a click)
+      // outlives its table: it must not stay held, or it would miss every
+      // change until the pointer passed over it again.
+      if (pointer || focus) {
+        pointer = focus = false;
+        queueMicrotask(() => current.release());
+      }
     },
   };
 }

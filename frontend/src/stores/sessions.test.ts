@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { get } from 'svelte/store';
 import { createSessionsStore } from './sessions';
-import { fakeBridge, page, resultRow, session, status } from '../test/fakeBridge';
-import type { ResultPage, ResultsQuery, SessionPage, SessionQuery, SessionRow, ResultRow } from '../bridge';
+import { events, fakeBridge, liveStatus, page, resultRow, session, status } from '../test/fakeBridge';
+import type { IndexChange, IndexStatus, ResultPage, ResultsQuery, SessionPage, SessionQuery, SessionRow, ResultRow } from '../bridge';
 
 const sessionsOf = (rows: SessionRow[]): SessionPage => ({ rows, total: rows.length, sessions: rows.length }) as SessionPage;
 const resultsOf = (rows: ResultRow[]): ResultPage => page(rows, 0, 1000) as ResultPage;
@@ -16,72 +16,122 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('sessions store: indexing', () => {
-  it('polls every 500 ms while a pass runs, then stops and reloads the list', async () => {
-    const statuses = [
-      status({ running: true, files: 4, filesDone: 1 }),
-      status({ running: true, files: 4, filesDone: 3 }),
-      status({ running: false, sessions: 2 }),
-    ];
-    const indexStatus = vi.fn(() => Promise.resolve(statuses.shift() ?? status()));
+describe('sessions store: indexing and live changes', () => {
+  const change = (over: Partial<IndexChange> = {}): IndexChange => ({ sessions: [], results: [], all: false, status: status(), ...over });
+
+  it('follows a pass by its pushed progress and end, asking Go for nothing meanwhile', async () => {
+    const bus = events();
+    const indexStatus = vi.fn(() => Promise.resolve(status({ seq: 1 })));
     const listSessions = vi.fn(() => Promise.resolve(sessionsOf([session()])));
-    const s = createSessionsStore(
-      fakeBridge({ startIndex: () => Promise.resolve(status({ running: true })), indexStatus, listSessions }),
-    );
+    const s = createSessionsStore(fakeBridge({ on: bus.on, startIndex: () => Promise.resolve(status({ running: true, seq: 1 })), indexStatus, listSessions }));
+    await s.init();
+    expect(bus.count('index:changed')).toBe(1);
     await s.startIndex();
-    expect(get(s).polling).toBe(true);
-    expect(indexStatus).not.toHaveBeenCalled();
-
-    await vi.advanceTimersByTimeAsync(499);
-    expect(indexStatus).toHaveBeenCalledTimes(0);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(indexStatus).toHaveBeenCalledTimes(1);
-    expect(get(s).status?.filesDone).toBe(1);
-
-    await vi.advanceTimersByTimeAsync(500);
+    expect(get(s).status?.running).toBe(true);
+    bus.push('index:progress', status({ running: true, files: 4, filesDone: 3, seq: 2 }));
     expect(get(s).status?.filesDone).toBe(3);
-    await vi.advanceTimersByTimeAsync(500);
-    expect(indexStatus).toHaveBeenCalledTimes(3);
-    expect(get(s).polling).toBe(false);
-    expect(get(s).status?.sessions).toBe(2);
-    expect(s.list.rows()).toEqual([session()]);
-    expect(get(s.list).total).toBe(1);
-
-    // Stopped: no more calls however long we wait.
-    await vi.advanceTimersByTimeAsync(5000);
-    expect(indexStatus).toHaveBeenCalledTimes(3);
+    await vi.advanceTimersByTimeAsync(10000);
+    expect(indexStatus).toHaveBeenCalledTimes(1);
+    expect(listSessions).toHaveBeenCalledTimes(1);
+    bus.push('index:changed', change({ all: true, status: status({ running: false, sessions: 2, seq: 3 }) }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(get(s).status).toMatchObject({ running: false, sessions: 2 });
+    expect(listSessions).toHaveBeenCalledTimes(2);
+    expect(get(s).changes).toBe(1);
   });
 
-  it('reloads the open session while a pass runs, so its figures turn exact as they are counted', async () => {
-    const statuses = [status({ running: true, phase: 'tokens' }), status({ running: false })];
-    const indexStatus = vi.fn(() => Promise.resolve(statuses.shift() ?? status()));
-    const answers = [
-      [resultRow({ id: 1, tokens: 300, tokensExact: false })],
-      [resultRow({ id: 1, tokens: 280, tokensExact: true })],
-      [resultRow({ id: 1, tokens: 280, tokensExact: true })],
-    ];
-    const sessionResults = vi.fn(() => Promise.resolve(resultsOf(answers.shift() ?? [])));
+  it('keeps the newest status: an answer that left before a push does not undo it', async () => {
+    const bus = events();
+    let answer!: (st: IndexStatus) => void;
     const s = createSessionsStore(
-      fakeBridge({
-        startIndex: () => Promise.resolve(status({ running: true })),
-        indexStatus,
-        sessionResults,
-        listSessions: () => Promise.resolve(sessionsOf([session()])),
-      }),
+      fakeBridge({ on: bus.on, startIndex: () => new Promise((r) => (answer = r)), listSessions: () => Promise.resolve(sessionsOf([])) }),
     );
+    const started = s.startIndex();
+    await vi.advanceTimersByTimeAsync(0);
+    // The pass ended before its start was answered.
+    bus.push('index:changed', change({ all: true, status: status({ running: false, sessions: 5, seq: 7 }) }));
+    answer(status({ running: true, seq: 6 }));
+    await started;
+    expect(get(s).status).toMatchObject({ running: false, sessions: 5, seq: 7 });
+  });
+
+  it('reloads the open session (and counts it for its timeline) only when a change names it', async () => {
+    const bus = events();
+    const sessionResults = vi.fn(() => Promise.resolve(resultsOf([resultRow({ id: 1 })])));
+    const listSessions = vi.fn(() => Promise.resolve(sessionsOf([session()])));
+    const s = createSessionsStore(fakeBridge({ on: bus.on, indexStatus: () => Promise.resolve(status()), sessionResults, listSessions }));
+    await s.init();
     await s.openSession(1);
-    expect(s.results.rows()).toEqual([resultRow({ id: 1, tokens: 300, tokensExact: false })]);
-    await s.startIndex();
-    await vi.advanceTimersByTimeAsync(500);
+    expect(sessionResults).toHaveBeenCalledTimes(1);
+    bus.push('index:changed', change({ sessions: [2], results: [40] }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sessionResults).toHaveBeenCalledTimes(1);
+    expect(listSessions).toHaveBeenCalledTimes(2);
+    expect(get(s).openChanges).toBe(0);
+    bus.push('index:changed', change({ sessions: [2, 1], results: [41] }));
+    await vi.advanceTimersByTimeAsync(0);
     expect(sessionResults).toHaveBeenCalledTimes(2);
-    expect(s.results.rows()).toEqual([resultRow({ id: 1, tokens: 280, tokensExact: true })]);
-    await vi.advanceTimersByTimeAsync(500);
+    expect(get(s).openChanges).toBe(1);
+    bus.push('index:changed', change({ all: true }));
+    await vi.advanceTimersByTimeAsync(0);
     expect(sessionResults).toHaveBeenCalledTimes(3);
-    expect(get(s).polling).toBe(false);
+    expect(get(s).openChanges).toBe(2);
+  });
+
+  it('does nothing while nothing changes', async () => {
+    const bus = events();
+    const indexStatus = vi.fn(() => Promise.resolve(status()));
+    const listSessions = vi.fn(() => Promise.resolve(sessionsOf([session()])));
+    const sessionResults = vi.fn(() => Promise.resolve(resultsOf([])));
+    const s = createSessionsStore(fakeBridge({ on: bus.on, indexStatus, listSessions, sessionResults }));
+    await s.init();
+    await s.openSession(1);
+    await vi.advanceTimersByTimeAsync(60000);
+    expect(indexStatus).toHaveBeenCalledTimes(1);
+    expect(listSessions).toHaveBeenCalledTimes(1);
+    expect(sessionResults).toHaveBeenCalledTimes(1);
+    s.destroy();
+    expect(bus.count('index:changed')).toBe(0);
+  });
+
+  it('takes the live status, pushed or answered, and pauses through Go', async () => {
+    const bus = events();
+    const setLivePaused = vi.fn((paused: boolean) => Promise.resolve(liveStatus({ paused })));
+    const s = createSessionsStore(fakeBridge({ on: bus.on, indexStatus: () => Promise.resolve(status()), listSessions: () => Promise.resolve(sessionsOf([])), setLivePaused }));
+    await s.init();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(get(s).live).toMatchObject({ state: 'live', paused: false });
+    bus.push('live:status', liveStatus({ state: 'limited', unwatched: 4, setting: 'fs.inotify.max_user_watches' }));
+    expect(get(s).live).toMatchObject({ state: 'limited', unwatched: 4 });
+    await s.setLivePaused(true);
+    expect(setLivePaused).toHaveBeenCalledWith(true);
+    expect(get(s).live?.paused).toBe(true);
+  });
+
+  it('where no event reaches the page, asks every 5 s and reloads only when the status moved', async () => {
+    const statuses = [status({ seq: 0 }), status({ seq: 0 }), status({ toolResults: 3, lastIndexedAt: 99 })];
+    const indexStatus = vi.fn(() => Promise.resolve(statuses.shift() ?? status({ toolResults: 3, lastIndexedAt: 99 })));
+    const listSessions = vi.fn(() => Promise.resolve(sessionsOf([])));
+    const s = createSessionsStore(fakeBridge({ indexStatus, listSessions }));
+    await s.init();
+    expect(get(s).pushed).toBe(false);
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(indexStatus).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(indexStatus).toHaveBeenCalledTimes(2);
+    expect(listSessions).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(get(s).status?.toolResults).toBe(3);
+    expect(listSessions).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(listSessions).toHaveBeenCalledTimes(2);
+    s.destroy();
+    await vi.advanceTimersByTimeAsync(20000);
+    expect(indexStatus).toHaveBeenCalledTimes(4);
   });
 
   it('does not start a reload while the previous one is still in flight', async () => {
-    const indexStatus = vi.fn(() => Promise.resolve(status({ running: true })));
+    const bus = events();
     let first = true;
     const slow = new Promise<never>(() => {});
     const sessionResults = vi.fn((): Promise<ResultPage> => {
@@ -91,59 +141,19 @@ describe('sessions store: indexing', () => {
       }
       return slow;
     });
-    const listSessions = vi.fn((): Promise<SessionPage> => slow);
-    const s = createSessionsStore(fakeBridge({ startIndex: () => Promise.resolve(status({ running: true })), indexStatus, sessionResults, listSessions }));
+    const s = createSessionsStore(fakeBridge({ on: bus.on, indexStatus: () => Promise.resolve(status()), sessionResults, listSessions: () => Promise.resolve(sessionsOf([])) }));
+    await s.init();
     await s.openSession(1);
-    await s.startIndex();
+    for (let i = 0; i < 4; i++) bus.push('index:changed', change({ sessions: [1] }));
     await vi.advanceTimersByTimeAsync(2000);
-    expect(indexStatus).toHaveBeenCalledTimes(4);
     expect(sessionResults).toHaveBeenCalledTimes(2);
-    expect(listSessions).toHaveBeenCalledTimes(1); // no list yet: its first reload is still on its way
     s.destroy();
-  });
-
-  it('stops polling and keeps the error when a status call fails', async () => {
-    const indexStatus = vi.fn(() => Promise.reject(new Error('db locked')));
-    const s = createSessionsStore(
-      fakeBridge({ startIndex: () => Promise.resolve(status({ running: true })), indexStatus, listSessions: () => Promise.resolve(sessionsOf([])) }),
-    );
-    await s.startIndex();
-    await vi.advanceTimersByTimeAsync(500);
-    expect(get(s).polling).toBe(false);
-    expect(get(s).indexError).toEqual({ code: 'failed', params: {}, message: 'db locked', notWired: false });
-    await vi.advanceTimersByTimeAsync(3000);
-    expect(indexStatus).toHaveBeenCalledTimes(1);
   });
 
   it('reports a start failure, and marks "not wired yet" so the screen can translate it', async () => {
     const s = createSessionsStore(fakeBridge({ startIndex: () => Promise.reject(new Error('app: not wired yet')) }));
     await s.startIndex();
     expect(get(s).indexError).toEqual({ code: 'failed', params: {}, message: 'app: not wired yet', notWired: true });
-    expect(get(s).polling).toBe(false);
-  });
-
-  it('resumes polling on init when a pass is already running, and destroy stops it', async () => {
-    const indexStatus = vi.fn(() => Promise.resolve(status({ running: true })));
-    const s = createSessionsStore(fakeBridge({ indexStatus, listSessions: () => Promise.resolve(sessionsOf([])) }));
-    await s.init();
-    expect(get(s).polling).toBe(true);
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(indexStatus).toHaveBeenCalledTimes(3);
-    s.destroy();
-    await vi.advanceTimersByTimeAsync(3000);
-    expect(indexStatus).toHaveBeenCalledTimes(3);
-    expect(get(s).polling).toBe(false);
-  });
-
-  it('does not poll after a pass that finished at once', async () => {
-    const indexStatus = vi.fn(() => Promise.resolve(status()));
-    const s = createSessionsStore(
-      fakeBridge({ startIndex: () => Promise.resolve(status({ running: false })), indexStatus, listSessions: () => Promise.resolve(sessionsOf([])) }),
-    );
-    await s.startIndex();
-    await vi.advanceTimersByTimeAsync(2000);
-    expect(indexStatus).not.toHaveBeenCalled();
-    expect(get(s.list).total).toBe(0);
   });
 });
 

@@ -1,5 +1,5 @@
 import { get, writable, type Readable } from 'svelte/store';
-import type { Bridge, Diagnostic, IndexStatus, ResultPage, ResultRow, SessionPage, SessionRow } from '../bridge';
+import type { Bridge, Diagnostic, IndexChange, IndexStatus, LiveStatus, ResultPage, ResultRow, SessionPage, SessionRow, Unsubscribe } from '../bridge';
 import { failure, type Failure } from './common';
 import { createPagedList, type PagedList } from './paged';
 
@@ -10,8 +10,14 @@ export type List<T> = { state: 'idle' } | { state: 'loading'; value?: T } | { st
 
 export interface SessionsState {
   status: IndexStatus | null;
-  /** polling is true while an index pass runs and the store asks for its progress. */
-  polling: boolean;
+  /** live is what the watcher of the session folders is doing (null until Go answers). */
+  live: LiveStatus | null;
+  /** pushed is false where Go's events cannot reach the page (no Wails runtime): the store then asks for the status every few seconds. */
+  pushed: boolean;
+  /** changes counts the changes Go reported; a screen that shows indexed rows reloads them when it moves. */
+  changes: number;
+  /** openChanges counts the changes Go reported to the open session; its other views (the timeline) reload when it moves. */
+  openChanges: number;
   indexError: Failure | null;
   harness: string;
   search: string;
@@ -30,7 +36,8 @@ export interface SessionsState {
 export type SessionOrder = '' | 'tokens';
 
 export interface SessionsOptions {
-  pollMs?: number;
+  /** fallbackMs is how often the status is asked for where no event reaches the page (5 s). */
+  fallbackMs?: number;
   searchDebounceMs?: number;
   pageSize?: number;
 }
@@ -40,9 +47,11 @@ export interface SessionsStore extends Readable<SessionsState> {
   readonly list: PagedList<SessionRow, SessionPage>;
   /** results are the open session's tool results, a page at a time. */
   readonly results: PagedList<ResultRow, ResultPage>;
-  /** init loads the index status and the list, and resumes polling if a pass is already running. */
+  /** init subscribes to what Go pushes (index changes, a pass's progress, the live watcher) and loads the status, the live state and the list. */
   init(): Promise<void>;
   startIndex(): Promise<void>;
+  /** setLivePaused pauses or resumes live indexing. */
+  setLivePaused(paused: boolean): Promise<void>;
   refresh(): Promise<void>;
   setHarness(h: string): Promise<void>;
   setOrder(o: SessionOrder): Promise<void>;
@@ -53,16 +62,19 @@ export interface SessionsStore extends Readable<SessionsState> {
   setOnlyNotices(v: boolean): Promise<void>;
   closeSession(): void;
   loadDiagnostics(limit?: number): Promise<void>;
-  /** destroy stops polling and pending timers (the screen unmounted). */
+  /** destroy ends the subscriptions and pending timers (the screen unmounted). */
   destroy(): void;
 }
 
 export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): SessionsStore {
-  const pollMs = opts.pollMs ?? 500;
+  const fallbackMs = opts.fallbackMs ?? 5000;
   const searchMs = opts.searchDebounceMs ?? 200;
   const store = writable<SessionsState>({
     status: null,
-    polling: false,
+    live: null,
+    pushed: true,
+    changes: 0,
+    openChanges: 0,
     indexError: null,
     harness: '',
     search: '',
@@ -74,9 +86,11 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
     diagnostics: { state: 'idle' },
   });
   const { subscribe, update } = store;
-  let pollTimer: ReturnType<typeof setTimeout> | null = null;
+  let fallbackTimer: ReturnType<typeof setTimeout> | null = null;
   let searchTimer: ReturnType<typeof setTimeout> | null = null;
   let destroyed = false;
+  let offs: Unsubscribe[] = [];
+  let subscribed: Promise<void> | null = null;
 
   const list = createPagedList<SessionRow, SessionPage>(
     async (offset, limit) => {
@@ -100,42 +114,66 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
     { pageSize: opts.pageSize, what: 'session results' },
   );
 
-  function stopPolling() {
-    if (pollTimer) clearTimeout(pollTimer);
-    pollTimer = null;
-    update((s) => ({ ...s, polling: false }));
+  /** applyStatus keeps the newest status: Go numbers each one it pushes, and an answer that left before a push is older. */
+  function applyStatus(st: IndexStatus) {
+    update((s) => (s.status && (st.seq ?? 0) < (s.status.seq ?? 0) ? s : { ...s, status: st }));
   }
 
-  function schedulePoll() {
+  /** changed reloads what shows indexed rows: the list's pages on screen, the open session's when it is named, and (through changes) the other screens'. */
+  function changed(c: IndexChange) {
     if (destroyed) return;
-    if (pollTimer) clearTimeout(pollTimer);
-    update((s) => ({ ...s, polling: true }));
-    pollTimer = setTimeout(poll, pollMs);
+    applyStatus(c.status);
+    update((s) => ({ ...s, changes: s.changes + 1 }));
+    void list.reload();
+    const open = get(store).sessionId;
+    if (open && (c.all || c.sessions.includes(open))) {
+      update((s) => ({ ...s, openChanges: s.openChanges + 1 }));
+      void results.reload();
+    }
   }
 
-  async function poll() {
-    pollTimer = null;
+  function subscribeAll(): Promise<void> {
+    subscribed ??= (async () => {
+      const got = await Promise.all([
+        b.on('index:changed', changed),
+        b.on('index:progress', (st) => !destroyed && applyStatus(st)),
+        b.on('live:status', (live) => !destroyed && update((s) => ({ ...s, live }))),
+      ]);
+      offs = got.filter((o): o is Unsubscribe => !!o);
+      if (got.some((o) => !o)) {
+        // No event reaches this page: a slow poll stands in.
+        update((s) => ({ ...s, pushed: false }));
+        scheduleFallback();
+      }
+    })();
+    return subscribed;
+  }
+
+  function scheduleFallback() {
+    if (destroyed || fallbackTimer) return;
+    fallbackTimer = setTimeout(fallback, fallbackMs);
+  }
+
+  /** fallback asks for the status and reloads only if it moved: a pass ran, or the index changed. */
+  async function fallback() {
+    fallbackTimer = null;
     try {
       const st = await b.indexStatus();
       if (destroyed) return;
-      update((s) => ({ ...s, status: st }));
-      // New sessions show up while the pass runs, not only at its end, and
-      // the open session's figures turn exact as the token phase counts
-      // them. A reload still in flight is not started twice.
-      const open = get(store).sessionId;
-      if (st.running) {
-        schedulePoll();
-        void list.reload();
-        if (open) void results.reload();
-      } else {
-        stopPolling();
-        await Promise.all([list.reload(), open ? results.reload() : Promise.resolve()]);
-      }
+      const was = get(store).status;
+      const moved =
+        !was ||
+        was.running !== st.running ||
+        was.filesDone !== st.filesDone ||
+        was.phase !== st.phase ||
+        was.lastIndexedAt !== st.lastIndexedAt ||
+        was.toolResults !== st.toolResults ||
+        was.sessions !== st.sessions;
+      if (moved) changed({ sessions: [], results: [], all: true, status: st });
     } catch (e) {
       console.error('spillscope: index status failed:', e);
-      stopPolling();
-      update((s) => ({ ...s, indexError: failure(e) }));
     }
+    scheduleFallback();
   }
 
   return {
@@ -144,27 +182,40 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
     results,
     async init() {
       destroyed = false;
+      // Subscribed before the status is asked for, so no change falls
+      // between the two.
+      await subscribeAll();
       // The first rows do not wait on the status: its totals count the
       // whole index.
       const rows = list.reset();
       try {
-        const st = await b.indexStatus();
-        update((s) => ({ ...s, status: st }));
-        if (st.running) schedulePoll();
+        applyStatus(await b.indexStatus());
       } catch (e) {
         update((s) => ({ ...s, indexError: failure(e) }));
       }
+      void b.live().then(
+        (live) => update((s) => ({ ...s, live: s.live ?? live })),
+        (e) => console.error('spillscope: live status failed:', e),
+      );
       await rows;
     },
     async startIndex() {
       update((s) => ({ ...s, indexError: null }));
+      await subscribeAll();
       try {
-        const st = await b.startIndex();
-        update((s) => ({ ...s, status: st }));
-        if (st.running) schedulePoll();
-        else await list.reload();
+        // Its progress and its end arrive as events.
+        applyStatus(await b.startIndex());
       } catch (e) {
         console.error('spillscope: start index failed:', e);
+        update((s) => ({ ...s, indexError: failure(e) }));
+      }
+    },
+    async setLivePaused(paused) {
+      try {
+        const live = await b.setLivePaused(paused);
+        update((s) => ({ ...s, live }));
+      } catch (e) {
+        console.error('spillscope: pause failed:', e);
         update((s) => ({ ...s, indexError: failure(e) }));
       }
     },
@@ -216,10 +267,12 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
     },
     destroy() {
       destroyed = true;
-      if (pollTimer) clearTimeout(pollTimer);
+      for (const off of offs) off();
+      offs = [];
+      subscribed = null;
+      if (fallbackTimer) clearTimeout(fallbackTimer);
       if (searchTimer) clearTimeout(searchTimer);
-      pollTimer = searchTimer = null;
-      update((s) => ({ ...s, polling: false }));
+      fallbackTimer = searchTimer = null;
     },
   };
 }

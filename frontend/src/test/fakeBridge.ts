@@ -1,5 +1,5 @@
 // A Bridge for unit tests: every method rejects unless the test gives it.
-import type { Bridge, IndexStatus, LinkFacets, Projection, ResultDetail, ResultRow, SessionRow, Settings } from '../bridge';
+import type { Bridge, GoEvents, IndexStatus, LinkFacets, LiveStatus, Projection, ResultDetail, ResultRow, SessionRow, Settings } from '../bridge';
 
 const unset = (name: string) => () => Promise.reject(new Error(`fake bridge: ${name} not set`));
 
@@ -22,6 +22,9 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     diagnostics: unset('diagnostics'),
     startIndex: unset('startIndex'),
     indexStatus: unset('indexStatus'),
+    live: () => Promise.resolve(liveStatus()),
+    setLivePaused: (paused) => Promise.resolve(liveStatus({ paused })),
+    on: () => Promise.resolve(null),
     spillFile: unset('spillFile'),
     searchResults: unset('searchResults'),
     snippets: () => Promise.resolve([]),
@@ -65,8 +68,29 @@ export function page<T>(all: T[], offset: number, limit: number): { rows: T[]; t
 export function status(over: Partial<IndexStatus> = {}): IndexStatus {
   return {
     running: false, phase: '', files: 0, filesDone: 0, bytes: 0, bytesDone: 0, rateMBs: 0, error: '',
-    sessions: 0, toolResults: 0, images: 0, spillNotices: 0, diagnostics: 0, lastIndexedAgo: '',
+    sessions: 0, toolResults: 0, images: 0, spillNotices: 0, diagnostics: 0, lastIndexedAgo: '', lastIndexedAt: 0, seq: 0,
     ...over,
+  };
+}
+
+export function liveStatus(over: Partial<LiveStatus> = {}): LiveStatus {
+  return { state: 'live', paused: false, folders: 3, unwatched: 0, everySeconds: 0, setting: '', detail: '', ...over } as LiveStatus;
+}
+
+/** events is a bridge's event bus for a test: on subscribes through it, push delivers as Go would. */
+export function events() {
+  const subs = new Map<string, Set<(d: unknown) => void>>();
+  return {
+    on: (<K extends keyof GoEvents>(event: K, cb: (data: GoEvents[K]) => void) => {
+      const set = subs.get(event) ?? new Set();
+      subs.set(event, set);
+      set.add(cb as (d: unknown) => void);
+      return Promise.resolve(() => set.delete(cb as (d: unknown) => void));
+    }) as Bridge['on'],
+    push<K extends keyof GoEvents>(event: K, data: GoEvents[K]) {
+      for (const cb of subs.get(event) ?? []) cb(data);
+    },
+    count: (event: string) => subs.get(event)?.size ?? 0,
   };
 }
 

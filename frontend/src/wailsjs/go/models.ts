@@ -1013,6 +1013,8 @@ export namespace app {
 	    spillNotices: number;
 	    diagnostics: number;
 	    lastIndexedAgo: string;
+	    lastIndexedAt: number;
+	    seq: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new IndexStatus(source);
@@ -1034,6 +1036,8 @@ export namespace app {
 	        this.spillNotices = source["spillNotices"];
 	        this.diagnostics = source["diagnostics"];
 	        this.lastIndexedAgo = source["lastIndexedAgo"];
+	        this.lastIndexedAt = source["lastIndexedAt"];
+	        this.seq = source["seq"];
 	    }
 	}
 	export class Info {
@@ -1204,6 +1208,30 @@ export namespace app {
 	}
 	
 	
+	export class LiveStatus {
+	    state: string;
+	    paused: boolean;
+	    folders: number;
+	    unwatched: number;
+	    everySeconds: number;
+	    setting: string;
+	    detail: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LiveStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.state = source["state"];
+	        this.paused = source["paused"];
+	        this.folders = source["folders"];
+	        this.unwatched = source["unwatched"];
+	        this.everySeconds = source["everySeconds"];
+	        this.setting = source["setting"];
+	        this.detail = source["detail"];
+	    }
+	}
 	
 	
 	export class PageQuery {

@@ -15,6 +15,8 @@ export function Largest(arg1:app.PageQuery):Promise<app.ResultPage>;
 
 export function List(arg1:app.SessionQuery):Promise<app.SessionPage>;
 
+export function Live():Promise<app.LiveStatus>;
+
 export function Result(arg1:app.ResultQuery):Promise<app.ResultDetail>;
 
 export function ResultList(arg1:app.ResultListQuery):Promise<Array<app.ResultRow>>;
@@ -24,6 +26,8 @@ export function Results(arg1:app.ResultsQuery):Promise<app.ResultPage>;
 export function Search(arg1:app.SearchQuery):Promise<app.ResultPage>;
 
 export function Session(arg1:number):Promise<app.SessionRow>;
+
+export function SetLivePaused(arg1:boolean):Promise<app.LiveStatus>;
 
 export function Snippets(arg1:app.SnippetQuery):Promise<Array<app.Snippet>>;
 

@@ -26,6 +26,10 @@ export function List(arg1) {
   return window['go']['app']['Sessions']['List'](arg1);
 }
 
+export function Live() {
+  return window['go']['app']['Sessions']['Live']();
+}
+
 export function Result(arg1) {
   return window['go']['app']['Sessions']['Result'](arg1);
 }
@@ -44,6 +48,10 @@ export function Search(arg1) {
 
 export function Session(arg1) {
   return window['go']['app']['Sessions']['Session'](arg1);
+}
+
+export function SetLivePaused(arg1) {
+  return window['go']['app']['Sessions']['SetLivePaused'](arg1);
 }
 
 export function Snippets(arg1) {
