@@ -144,7 +144,11 @@ describe('links audit and exports', { skip: skipReason ? `sample corpus unavaila
 
   test('Open scrolls the result panes to the link and highlights it on the masked text', async () => {
     await page.getByTestId('links-class-redacted').click();
-    await waitFor(async () => (await rowsAttr('data-class')).every((c) => c === 'redacted'), 'the redacted links');
+    // Not an empty list (every() holds on none) while the filtered page loads.
+    await waitFor(async () => {
+      const cls = await rowsAttr('data-class');
+      return cls.length > 0 && cls.every((c) => c === 'redacted');
+    }, 'the redacted links');
     // The link furthest into its text, so the pane has to scroll.
     // Both read at once: the virtual list may redraw its rows between two reads.
     const rows = await page.getByTestId('link-row').evaluateAll((trs) => trs.map((tr) => ({ start: Number(tr.getAttribute('data-start')), host: tr.getAttribute('data-host') })));
