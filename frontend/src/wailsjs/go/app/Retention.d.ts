@@ -17,3 +17,5 @@ export function Routes():Promise<Array<app.RouteInfo>>;
 export function Sweep(arg1:app.SweepRequest):Promise<Array<app.SweepRow>>;
 
 export function SweepPolicies(arg1:app.SweepPoliciesRequest):Promise<Array<app.SweepSeries>>;
+
+export function Text(arg1:app.TextQuery):Promise<app.TextPage>;

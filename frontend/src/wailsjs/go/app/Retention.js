@@ -33,3 +33,7 @@ export function Sweep(arg1) {
 export function SweepPolicies(arg1) {
   return window['go']['app']['Retention']['SweepPolicies'](arg1);
 }
+
+export function Text(arg1) {
+  return window['go']['app']['Retention']['Text'](arg1);
+}
