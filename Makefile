@@ -2,6 +2,9 @@
 # `make test` runs every test. Both install what is missing first.
 SHELL := /bin/bash
 GO_TAGS_TEST := sqlite_fts5
+# The CLI (build/bin/spillscope) links no GUI library; with no arguments it
+# execs the window binary beside it (build/bin/spillscope-window).
+GO_TAGS_CLI := sqlite_fts5
 GO_TAGS_PROD := desktop,production,webkit2_41,sqlite_fts5
 GO_TAGS_DEV := dev,webkit2_41,sqlite_fts5
 FRONTEND_SRC := $(shell find frontend/src frontend/public frontend/index.html frontend/vite.config.ts frontend/package.json -type f 2>/dev/null)
@@ -25,7 +28,10 @@ frontend/dist/index.html: $(FRONTEND_SRC) frontend/node_modules/.spillscope-lock
 frontend/node_modules/.spillscope-lock: frontend/package-lock.json
 	@build/deps.sh
 
-build/bin/spillscope: $(GO_SRC) frontend/dist/index.html
+build/bin/spillscope: $(GO_SRC) build/bin/spillscope-window
+	go build -tags $(GO_TAGS_CLI) -ldflags "-s -w" -o $@ .
+
+build/bin/spillscope-window: $(GO_SRC) frontend/dist/index.html
 	go build -tags $(GO_TAGS_PROD) -ldflags "-s -w" -o $@ .
 
 app-dev: $(GO_SRC) frontend/dist/index.html
@@ -78,14 +84,14 @@ test-frontend: frontend/node_modules/.spillscope-lock
 test-e2e: app-dev build/bin/spillscope
 	cd frontend && npm run test:e2e
 
-# The Debian package: the production binary, desktop entry, icons and licence,
+# The Debian package: both binaries, desktop entry, icons and licence,
 # built with nfpm as a library (build/package, its own module).
 package: deps build/bin/spillscope
-	cd build/package && go run . -bin $(CURDIR)/build/bin/spillscope -repo $(CURDIR) -out $(CURDIR)/build/bin
+	cd build/package && go run . -bin $(CURDIR)/build/bin/spillscope -window $(CURDIR)/build/bin/spillscope-window -repo $(CURDIR) -out $(CURDIR)/build/bin
 
 # Builds the package from the real binary and checks it as apt would see it.
 test-package: build/bin/spillscope
-	cd build/package && go vet ./... && SPILLSCOPE_BIN=$(CURDIR)/build/bin/spillscope go test ./...
+	cd build/package && go vet ./... && SPILLSCOPE_BIN=$(CURDIR)/build/bin/spillscope SPILLSCOPE_WINDOW_BIN=$(CURDIR)/build/bin/spillscope-window go test ./...
 
 bench:
 	go test -tags $(GO_TAGS_TEST) -run '^$$' -bench . -benchmem ./...

@@ -1,88 +1,34 @@
 // Command spillscope is a desktop review app for how LLM agents' oversized
 // tool results were retained. With no arguments it opens the window; with a
-// subcommand it runs headless and never initialises GTK, so the same binary
-// serves scripts and machines without a display.
+// subcommand it runs headless.
+//
+// The window is its own binary, built with the desktop tags (window.go):
+// this one, built without them, links no GUI library, so a subcommand starts
+// without the dynamic loader mapping WebKitGTK and GTK, and opening the
+// window hands the process over to the window binary (window_exec.go).
+// Builds with the dev or desktop tags are both in one.
 package main
 
 import (
-	"context"
-	"embed"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/mattn/go-isatty"
-	"github.com/wailsapp/wails/v2"
-	"github.com/wailsapp/wails/v2/pkg/options"
-	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
-	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
-	"spillscope/app"
 	"spillscope/app/cli"
 )
 
-//go:embed all:frontend/dist
-var assets embed.FS
-
-//go:embed build/appicon.png
-var icon []byte
-
 func main() {
-	env := cli.Env{
-		Stdin:            os.Stdin,
-		Stdout:           os.Stdout,
-		Stderr:           os.Stderr,
-		StderrIsTerminal: isatty.IsTerminal(os.Stderr.Fd()),
-	}
 	if len(os.Args) > 1 && cli.IsSubcommand(os.Args[1]) {
-		os.Exit(cli.Run(env, os.Args[1:]))
+		os.Exit(cli.Run(cli.Env{
+			Stdin:            os.Stdin,
+			Stdout:           os.Stdout,
+			Stderr:           os.Stderr,
+			StderrIsTerminal: isatty.IsTerminal(os.Stderr.Fd()),
+		}, os.Args[1:]))
 	}
-	if err := runWindow(); err != nil {
+	if err := openWindow(); err != nil {
 		fmt.Fprintln(os.Stderr, "spillscope:", err)
 		os.Exit(1)
 	}
-}
-
-// runWindow wires the bound services with explicit constructors and opens
-// the window. Dev builds also accept Wails' own -devserver and -assetdir flags.
-func runWindow() error {
-	cfg, err := app.ConfigFromEnv(os.Getenv)
-	if err != nil {
-		return err
-	}
-	settings := app.NewSettingsStore(cfg.ConfigDir)
-	appSvc := app.New(cfg, settings)
-	store := app.NewStore(cfg, settings)
-	defer store.Close()
-	sessionsSvc := app.NewSessions(store)
-	retentionSvc := app.NewRetention(store)
-	linksSvc := app.NewLinks(store)
-	desktopSvc := app.NewDesktop(store, app.SystemOpener{})
-	exportsSvc := app.NewExports(store, sessionsSvc, retentionSvc, linksSvc)
-	return wails.Run(&options.App{
-		Title:            "Spillscope",
-		Width:            1280,
-		Height:           820,
-		MinWidth:         900,
-		MinHeight:        560,
-		BackgroundColour: &options.RGBA{R: 248, G: 249, B: 251, A: 255},
-		AssetServer: &assetserver.Options{
-			Assets:  assets,
-			Handler: app.AttachmentHandler{Dir: filepath.Join(cfg.DataDir, "attachments")},
-		},
-		OnStartup: func(ctx context.Context) {
-			appSvc.Startup(ctx)
-			sessionsSvc.Startup(ctx)
-			exportsSvc.Startup(ctx)
-		},
-		// The live watcher stops before the index closes.
-		OnShutdown: func(context.Context) { app.Shutdown(sessionsSvc) },
-		Bind:       []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc, desktopSvc, exportsSvc},
-		// Bound methods fail with a code and params the window translates.
-		ErrorFormatter: app.FormatError,
-		Linux: &linux.Options{
-			Icon:        icon,
-			ProgramName: "spillscope",
-		},
-	})
 }

@@ -46,6 +46,9 @@ type cached struct {
 	a   *retention.Analysis
 	res retention.Result
 	row *sessions.ResultRow
+	// src is the indexed result as read back (nil for pasted JSON); its
+	// pages are what a paged projection sends.
+	src *loadedResult
 
 	// yard is the same result on the route's own estimator, built the
 	// first time an outcome is priced on another one.

@@ -12,16 +12,20 @@ import (
 // block is read from the source or spill file on demand.
 const maxShownText = 256 << 10
 
-// textSource says that block i's text is text[start:start+len] of a longer
-// text (a retention cut keeps part of its source block), so masking reads
-// the credential the cut went through.
-type textSource func(i int) (text string, start int, ok bool)
+// textPages says how blockViews shows text blocks. With pages set, block i
+// is paged when pages(i) gives the masker of its text (found over the whole
+// text, so the count of masked values covers what is not sent yet); with
+// skip, text blocks are left empty for the caller to fill.
+type textPages struct {
+	pages func(i int) *links.Masker
+	skip  bool
+}
 
 // blockViews maps a result's content to what a pane shows, through the one
 // classification every view uses. attachDir decides which image paths the
 // window may load (only files in the attachment store). Text and lines are
-// masked unless reveal; src, when set, gives a block's surrounding text.
-func blockViews(blocks []retention.Block, attachDir string, reveal bool, src textSource) ([]BlockView, int) {
+// masked unless reveal.
+func blockViews(blocks []retention.Block, attachDir string, reveal bool, tp textPages) ([]BlockView, int) {
 	views := links.Classify(blocks)
 	out := make([]BlockView, 0, len(blocks))
 	masked := 0
@@ -34,14 +38,18 @@ func blockViews(blocks []retention.Block, attachDir string, reveal bool, src tex
 		switch {
 		case b.Type == retention.TypeText:
 			v.Kind = "text"
-			st := show(b.Text, reveal)
-			if src != nil {
-				if text, start, ok := src(i); ok {
-					st = showRange(text, start, start+len(b.Text), reveal)
+			v.TextBytes = int64(len(b.Text))
+			if tp.skip {
+				break
+			}
+			if tp.pages != nil {
+				if m := tp.pages(i); m != nil {
+					masked += pagedView(&v, b.Text, m, i, 0, int64(len(b.Text)), reveal)
+					break
 				}
 			}
+			st := show(b.Text, reveal)
 			v.Text, v.ShownBytes, v.Truncated, v.Masks = st.text, st.shownBytes, st.truncated, st.masks
-			v.TextBytes = int64(len(b.Text))
 		case b.Type == retention.TypeImage && cls.Kind == links.KindItself:
 			v.Kind = "image"
 			v.MimeType, v.Path = b.MimeType, b.Path
@@ -75,6 +83,19 @@ func blockViews(blocks []retention.Block, attachDir string, reveal bool, src tex
 		out = append(out, v)
 	}
 	return out, masked
+}
+
+// pagedView makes v show text[start:end] of block (-1: a complete file) by
+// page, and returns how many values that masks.
+func pagedView(v *BlockView, text string, m *links.Masker, block int, start, end int64, reveal bool) int {
+	pg := textPage(text, m, start, reveal)
+	v.Src, v.Page = &TextSpan{Block: block, Start: start, End: end}, &pg
+	v.Text, v.Masks, v.Truncated, v.ShownBytes = "", nil, false, end-start
+	if reveal {
+		return 0
+	}
+	v.Masked = m.Count(int(start), int(end))
+	return v.Masked
 }
 
 func imageInfo(b retention.Block) (imagecost.Info, error) {

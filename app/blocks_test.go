@@ -15,7 +15,7 @@ func TestBlockViewsShowEveryKind(t *testing.T) {
 		{Type: retention.TypeToolReference, Name: "mcp__github__create_issue", Raw: []byte(`{"type":"tool_reference","tool_name":"mcp__github__create_issue"}`)},
 		{Type: "invalid:image", MimeType: "image/png", Raw: []byte(`{"type":"input_image","image_url":"data:image/png;base64,REDACTED"}`)},
 	}
-	views, _ := blockViews(blocks, t.TempDir(), false, nil)
+	views, _ := blockViews(blocks, t.TempDir(), false, textPages{})
 	want := []struct{ kind, text string }{
 		{"text", "found"},
 		{"marker", "[tool reference: mcp__github__create_issue]"},

@@ -185,7 +185,7 @@ func compareColumn(c retention.Compared, res retention.Result, attachDir string,
 	info := c.Info
 	col.Harness, col.BudgetParam, col.BudgetUnit = info.Harness, info.Budget, info.Unit
 	col.UnitsPerToken, col.RecoverNote = retention.UnitsPerToken(info.Unit), info.RecoverNote
-	p := projection(c.Outcome, res, attachDir, reveal)
+	p := projection(c.Outcome, res, attachDir, reveal, nil)
 	col.Status, col.Blocks, col.Diagnostics = p.Status, p.Blocks, p.Diagnostics
 	col.Own = tokenFigures(c.Priced.Own)
 	col.Yardstick = tokenFigures(c.Priced.Yardstick)

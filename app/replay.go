@@ -122,7 +122,7 @@ func replacedView(ctx context.Context, db *sessions.DB, q ResultQuery) (*Replace
 	}
 	v := &ReplacedView{Kind: rp.Kind, Seq: rp.Seq, EventSeq: rp.EventSeq, Line: rp.Line, Ref: rp.Ref, LastSeen: []BlockView{}, LastSeenGone: rp.LastSeenGone}
 	if rp.LastSeen != nil {
-		v.LastSeen, _ = blockViews(rp.LastSeen.Content, db.AttachmentDir(), q.Reveal, nil)
+		v.LastSeen, _ = blockViews(rp.LastSeen.Content, db.AttachmentDir(), q.Reveal, textPages{})
 	}
 	return v, nil
 }

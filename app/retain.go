@@ -10,6 +10,7 @@ import (
 
 	"spillscope/retention"
 	"spillscope/retention/imagecost"
+	"spillscope/retention/links"
 	"spillscope/sessions"
 )
 
@@ -29,24 +30,37 @@ func (r *Retention) Retain(req RetainRequest) (Projection, error) {
 	if err != nil {
 		return Projection{}, err
 	}
-	pol, s, err := settingsFor(req.Policy, req.Params, req.Budget)
+	c, out, err := r.decide(db, req)
 	if err != nil {
 		return Projection{}, err
 	}
-	c, err := r.analysis(db, req)
-	if err != nil {
-		return Projection{}, err
+	var pages *loadedResult
+	if req.Paged {
+		pages = c.src
 	}
-	out := c.a.Run(pol, s)
-	if c.row != nil {
-		sessions.UseCountedTotal(&out, *c.row)
-	}
-	p := projection(out, c.res, db.AttachmentDir(), req.Reveal)
+	p := projection(out, c.res, db.AttachmentDir(), req.Reveal, pages)
 	if y := c.yardstick(); y != nil {
 		t := tokenFigures(retention.Price(out, y).Yardstick)
 		p.Yardstick = &t
 	}
 	return p, nil
+}
+
+// decide runs the request's policy on its cached Analysis.
+func (r *Retention) decide(db *sessions.DB, req RetainRequest) (*cached, retention.Outcome, error) {
+	pol, s, err := settingsFor(req.Policy, req.Params, req.Budget)
+	if err != nil {
+		return nil, retention.Outcome{}, err
+	}
+	c, err := r.analysis(db, req)
+	if err != nil {
+		return nil, retention.Outcome{}, err
+	}
+	out := c.a.Run(pol, s)
+	if c.row != nil {
+		sessions.UseCountedTotal(&out, *c.row)
+	}
+	return c, out, nil
 }
 
 // settingsFor resolves a policy ("" is the default) with its parameters and
@@ -82,18 +96,19 @@ func (r *Retention) analysis(db *sessions.DB, req RetainRequest) (*cached, error
 		if c, ok := r.cache.get(key); ok {
 			return c, nil
 		}
-		var res retention.Result
+		var src *loadedResult
 		if prev, ok := r.cache.sameSource(key); ok {
-			row, res = *prev.row, prev.res
-		} else if row, res, err = db.LoadResult(context.Background(), req.ResultID); err != nil {
+			src = prev.src
+		} else if src, err = r.store.results.load(context.Background(), db, req.ResultID); err != nil {
 			return nil, err
 		}
+		row, res := src.row, src.res
 		a, err := retention.Analyse(res, est, route, retention.AnalyseOptions{
 			Call: retention.Call{ToolName: tool, ReadTools: readTools, Spill: retention.SpillRef{Locator: key.locator}}})
 		if err != nil {
 			return nil, err
 		}
-		c := &cached{key: key, a: a, res: res, row: &row}
+		c := &cached{key: key, a: a, res: res, row: &row, src: src}
 		r.cache.put(c)
 		return c, nil
 	}
@@ -177,7 +192,11 @@ func storePastedImages(res *retention.Result, dir string) {
 // as it reads in its source block, so a credential the cut went through is
 // masked in the head and in the tail alike; figures are the outcome's,
 // counted on the real text.
-func projection(out retention.Outcome, orig retention.Result, attachDir string, reveal bool) Projection {
+//
+// With pages (the result as read back), kept text and the complete file
+// are paged: a view names the span it shows and carries the page holding
+// its start, masked with what was found once over the whole text.
+func projection(out retention.Outcome, orig retention.Result, attachDir string, reveal bool, pages *loadedResult) Projection {
 	p := Projection{
 		Status: out.Status, Policy: out.Policy, Notice: out.Notice, OmittedBytes: out.OmittedBytes, OmittedImages: out.OmittedImages,
 		Tokens:         TokenFigures{Estimator: out.Tokens.Estimator, Total: out.Tokens.Total, Text: out.Tokens.Text, Images: out.Tokens.Images, Notice: out.Tokens.Notice},
@@ -188,7 +207,18 @@ func projection(out retention.Outcome, orig retention.Result, attachDir string, 
 	if p.Diagnostics == nil {
 		p.Diagnostics = []string{}
 	}
-	views, masked := blockViews(out.Content, attachDir, reveal, nil)
+	// Spans fill the text of the blocks they cut; without spans a block is
+	// the original's at its index, paged as the recorded pane pages it.
+	tp := textPages{skip: len(out.Spans) > 0}
+	if pages != nil {
+		tp.pages = func(i int) *links.Masker {
+			if i < len(orig.Content) && orig.Content[i].Text == out.Content[i].Text {
+				return pages.masker(i)
+			}
+			return nil
+		}
+	}
+	views, masked := blockViews(out.Content, attachDir, reveal, tp)
 	if len(out.Spans) == 0 {
 		p.Blocks = views
 	}
@@ -203,20 +233,7 @@ func projection(out retention.Outcome, orig retention.Result, attachDir string, 
 				masked -= len(v.Masks)
 				uncounted[sp.Out] = true
 			}
-			piece := c.Text[sp.OutStart:sp.OutEnd]
-			st := show(piece, reveal)
-			// A kept piece is text[start:end] of its source block; the core
-			// reads invalid UTF-8 as U+FFFD, so a piece that is not found in
-			// its source as it stands is masked on its own.
-			if sp.Kind == retention.SpanKept && sp.Block >= 0 && sp.Block < len(orig.Content) {
-				src := orig.Content[sp.Block].Text
-				if sp.Start >= 0 && sp.End <= int64(len(src)) && src[sp.Start:sp.End] == piece {
-					st = showRange(src, int(sp.Start), int(sp.End), reveal)
-				}
-			}
-			v.Text, v.ShownBytes, v.Truncated, v.Masks = st.text, st.shownBytes, st.truncated, st.masks
-			v.TextBytes = int64(len(piece))
-			masked += len(v.Masks)
+			masked += spanView(&v, c.Text[sp.OutStart:sp.OutEnd], sp, orig, reveal, pages)
 		}
 		switch sp.Kind {
 		case retention.SpanMarker:
@@ -226,6 +243,11 @@ func projection(out retention.Outcome, orig retention.Result, attachDir string, 
 		case retention.SpanWrapper, retention.SpanHeader:
 			v.Kind = sp.Kind
 		default:
+			// A kept span with no source block is a range of the complete
+			// file (Claude Code's preview of its .json file).
+			if sp.Block < 0 || sp.Block >= len(orig.Content) {
+				break
+			}
 			v.Index = sp.Block
 			// A kept span may have no source block (Claude Code's preview of
 			// the .json file it writes for an array of blocks).
@@ -244,13 +266,49 @@ func projection(out retention.Outcome, orig retention.Result, attachDir string, 
 		}
 		p.Blocks = append(p.Blocks, v)
 	}
-	if out.CompleteFile != "" {
-		st := show(out.CompleteFile, reveal)
-		p.CompleteFile, p.CompleteFileBytes, p.CompleteFileShownBytes, p.CompleteFileMasks = st.text, int64(len(out.CompleteFile)), st.shownBytes, st.masks
-		masked += len(st.masks)
+	if cf := out.CompleteFile; cf != "" {
+		p.CompleteFileBytes = int64(len(cf))
+		if pages != nil {
+			m := pages.fileMasker(cf)
+			pg := textPage(cf, m, 0, reveal)
+			p.CompleteFilePage, p.CompleteFileKey, p.CompleteFileShownBytes = &pg, fileKey(cf), int64(len(cf))
+			if !reveal {
+				p.CompleteFileMasked = m.Count(0, len(cf))
+				masked += p.CompleteFileMasked
+			}
+		} else {
+			st := show(cf, reveal)
+			p.CompleteFile, p.CompleteFileShownBytes, p.CompleteFileMasks = st.text, st.shownBytes, st.masks
+			masked += len(st.masks)
+		}
 	}
 	p.Masked = masked
 	return p
+}
+
+// spanView fills v with one span's text and returns the values it masks. A
+// kept piece is text[start:end] of its source block, masked as it reads
+// there (a credential the cut went through is masked on both sides) and
+// paged when pages is set; the core reads invalid UTF-8 as U+FFFD, so a
+// piece not found in its source as it stands is masked on its own.
+func spanView(v *BlockView, piece string, sp retention.Span, orig retention.Result, reveal bool, pages *loadedResult) int {
+	v.TextBytes = int64(len(piece))
+	var st shownText
+	inSource := false
+	if sp.Kind == retention.SpanKept && sp.Block >= 0 && sp.Block < len(orig.Content) {
+		src := orig.Content[sp.Block].Text
+		if sp.Start >= 0 && sp.End <= int64(len(src)) && src[sp.Start:sp.End] == piece {
+			if pages != nil {
+				return pagedView(v, src, pages.masker(sp.Block), sp.Block, sp.Start, sp.End, reveal)
+			}
+			st, inSource = showRange(src, int(sp.Start), int(sp.End), reveal), true
+		}
+	}
+	if !inSource {
+		st = show(piece, reveal)
+	}
+	v.Text, v.ShownBytes, v.Truncated, v.Masks = st.text, st.shownBytes, st.truncated, st.masks
+	return len(v.Masks)
 }
 
 // Sweep runs the decision at many budgets: for one result (per budget, its

@@ -231,16 +231,21 @@ func (s *Sessions) Result(q ResultQuery) (ResultDetail, error) {
 	if err != nil {
 		return ResultDetail{}, err
 	}
-	row, res, err := db.LoadResult(s.ctx, q.ID)
+	l, err := s.store.results.load(s.ctx, db, q.ID)
 	if err != nil {
 		return ResultDetail{}, err
 	}
+	row := l.row
 	sess, err := db.SessionByID(s.ctx, row.SessionRowID)
 	if err != nil {
 		return ResultDetail{}, err
 	}
 	d := ResultDetail{Row: resultRow(row), Session: sessionRow(sess), Revealed: q.Reveal}
-	d.Blocks, d.Masked = blockViews(res.Content, db.AttachmentDir(), q.Reveal, nil)
+	var tp textPages
+	if q.Paged {
+		tp.pages = l.masker
+	}
+	d.Blocks, d.Masked = blockViews(l.res.Content, db.AttachmentDir(), q.Reveal, tp)
 	if d.Replaced, err = replacedView(s.ctx, db, q); err != nil {
 		return ResultDetail{}, err
 	}

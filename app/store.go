@@ -15,20 +15,22 @@ type Store struct {
 	once     sync.Once
 	db       *sessions.DB
 	err      error
+	// results are the last results read back, shared by the services.
+	results *resultCache
 }
 
 // NewStore prepares (but does not open) the index in cfg.DataDir; the
 // session folders saved in settings (nil: none) are indexed when
 // SPILLSCOPE_ROOTS does not name others.
 func NewStore(cfg Config, settings *SettingsStore) *Store {
-	return &Store{cfg: cfg, settings: settings}
+	return &Store{cfg: cfg, settings: settings, results: newResultCache(4, 256<<20)}
 }
 
 // NewStoreAt is NewStore over the index at dbPath (the CLI's --db); its
 // attachment store is beside it, as the index keeps it.
 func NewStoreAt(cfg Config, settings *SettingsStore, dbPath string) *Store {
 	cfg.DBPath = dbPath
-	return &Store{cfg: cfg, settings: settings}
+	return NewStore(cfg, settings)
 }
 
 // DBPath is where the index lives.

@@ -216,6 +216,13 @@ type BlockView struct {
 	Reason    string `json:"reason"`
 	Parameter string `json:"parameter"`
 	Tokens    int    `json:"tokens"`
+	// Src, when set, says the view is paged: it shows the real bytes Src
+	// names, Page is the page holding their start, and Text is empty;
+	// Masked counts the values masked in all of them (Masks covers the
+	// page only).
+	Src    *TextSpan `json:"src"`
+	Page   *TextPage `json:"page"`
+	Masked int       `json:"masked"`
 }
 
 // ResultDetail is one tool result read back from its source file.
@@ -245,6 +252,9 @@ type ResultDetail struct {
 type ResultQuery struct {
 	ID     int64 `json:"id"`
 	Reveal bool  `json:"reveal"`
+	// Paged sends each text block as the page holding its start (Src and
+	// Page) instead of its text; the window reads the rest with Text.
+	Paged bool `json:"paged"`
 }
 
 // RouteInfo describes one pricing route for pickers and labels.
@@ -275,6 +285,10 @@ type RetainRequest struct {
 	ToolName  string `json:"toolName"`
 	// Reveal shows credential values in the projection (see ResultQuery).
 	Reveal bool `json:"reveal"`
+	// Paged names kept text by its span of the result and sends the page
+	// holding its start, and the complete file as its first page (an
+	// indexed result only; see ResultQuery).
+	Paged bool `json:"paged"`
 }
 
 // TokenFigures is what the model would see, split by kind, on the named
@@ -357,6 +371,13 @@ type Projection struct {
 	CompleteFileBytes      int64      `json:"completeFileBytes"`
 	CompleteFileShownBytes int64      `json:"completeFileShownBytes"`
 	CompleteFileMasks      []MaskSpan `json:"completeFileMasks"`
+	// CompleteFilePage is the complete file's first page when paged, and
+	// CompleteFileKey names its text: pages read for one key serve every
+	// decision that writes the same file.
+	CompleteFilePage *TextPage `json:"completeFilePage"`
+	CompleteFileKey  string    `json:"completeFileKey"`
+	// CompleteFileMasked counts the values masked in the whole paged file.
+	CompleteFileMasked int `json:"completeFileMasked"`
 	// Masked counts the values masked in Blocks and CompleteFile.
 	Masked   int  `json:"masked"`
 	Revealed bool `json:"revealed"`

@@ -11,7 +11,8 @@ import (
 )
 
 // BenchmarkListPages reads the first and the last page of each list the
-// window pages through, with its count, on an index of
+// window pages through, with its count, opens the index and counts its
+// totals, on an index of
 // SPILLSCOPE_BENCH_SESSIONS sessions holding SPILLSCOPE_BENCH_RESULTS results
 // (2,000 and 20,000 unless set; the README's figures use 10,000 and 100,000).
 func BenchmarkListPages(b *testing.B) {
@@ -66,6 +67,16 @@ func BenchmarkListPages(b *testing.B) {
 			return err
 		}},
 		{"links/facets", func() error { _, err := d.LinkFacets(ctx, 0); return err }},
+		// What the window's start waits on: opening the index, and the totals
+		// its index panel shows (counted after the first rows).
+		{"open", func() error {
+			o, err := Open(d.Path())
+			if err != nil {
+				return err
+			}
+			return o.Close()
+		}},
+		{"totals", func() error { _, err := d.Totals(ctx, []string{dir}); return err }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -21,12 +21,21 @@ import (
 	"golang.org/x/image/draw"
 )
 
-// Options say what to package and where to put it.
+// Options say what to package and where to put it: the CLI (Binary, built
+// without the desktop tags) and the window binary it execs (Window).
 type Options struct {
 	Binary string
+	Window string
 	Repo   string
 	OutDir string
 }
+
+// Where the package installs the two binaries: the CLI on PATH, the window
+// where the CLI looks for it (../libexec/spillscope beside its own folder).
+const (
+	cliPath    = "/usr/bin/spillscope"
+	windowPath = "/usr/libexec/spillscope/spillscope-window"
+)
 
 // IconSizes are the hicolor sizes the package installs the icon at.
 var IconSizes = []int{16, 24, 32, 48, 64, 128, 256, 512}
@@ -50,7 +59,10 @@ func Build(o Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	depends, err := Depends(o.Binary)
+	if err := checkSplit(o.Binary, o.Window); err != nil {
+		return "", err
+	}
+	depends, err := Depends(o.Binary, o.Window)
 	if err != nil {
 		return "", err
 	}
@@ -64,7 +76,8 @@ func Build(o Options) (string, error) {
 		return "", err
 	}
 	contents := files.Contents{
-		{Source: o.Binary, Destination: "/usr/bin/spillscope", FileInfo: &files.ContentFileInfo{Mode: 0o755}},
+		{Source: o.Binary, Destination: cliPath, FileInfo: &files.ContentFileInfo{Mode: 0o755}},
+		{Source: o.Window, Destination: windowPath, FileInfo: &files.ContentFileInfo{Mode: 0o755}},
 		{Source: filepath.Join(o.Repo, "build", "linux", "spillscope.desktop"), Destination: "/usr/share/applications/spillscope.desktop", FileInfo: &files.ContentFileInfo{Mode: 0o644}},
 		{Source: filepath.Join(o.Repo, "LICENSE"), Destination: "/usr/share/doc/spillscope/copyright", FileInfo: &files.ContentFileInfo{Mode: 0o644}},
 	}
@@ -138,9 +151,31 @@ func binaryVersion(bin string) (string, error) {
 	return v, nil
 }
 
-// Depends maps the shared libraries bin links (ELF NEEDED) to the Debian
-// packages that ship them, sorted and without duplicates.
-func Depends(bin string) ([]string, error) {
+// Depends maps the shared libraries the binaries link (ELF NEEDED) to the
+// Debian packages that ship them, sorted and without duplicates.
+func Depends(bins ...string) ([]string, error) {
+	var pkgs []string
+	for _, bin := range bins {
+		libs, err := linked(bin)
+		if err != nil {
+			return nil, err
+		}
+		if len(libs) == 0 {
+			return nil, fmt.Errorf("%s links no shared library", bin)
+		}
+		for _, lib := range libs {
+			p, err := packageOf(lib)
+			if err != nil {
+				return nil, err
+			}
+			pkgs = append(pkgs, p)
+		}
+	}
+	slices.Sort(pkgs)
+	return slices.Compact(pkgs), nil
+}
+
+func linked(bin string) ([]string, error) {
 	f, err := elf.Open(bin)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", bin, err)
@@ -150,19 +185,33 @@ func Depends(bin string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", bin, err)
 	}
-	if len(libs) == 0 {
-		return nil, fmt.Errorf("%s links no shared library: not the window build", bin)
+	return libs, nil
+}
+
+// checkSplit refuses binaries built the wrong way round: the CLI must link
+// no GUI library (its start is the point of the split) and the window must
+// link WebKitGTK.
+func checkSplit(cli, window string) error {
+	if window == "" {
+		return errors.New("no window binary given (-window build/bin/spillscope-window)")
 	}
-	var pkgs []string
-	for _, lib := range libs {
-		p, err := packageOf(lib)
-		if err != nil {
-			return nil, err
+	libs, err := linked(cli)
+	if err != nil {
+		return err
+	}
+	for _, l := range libs {
+		if strings.HasPrefix(l, "libwebkit2gtk") || strings.HasPrefix(l, "libgtk") {
+			return fmt.Errorf("%s links %s: build the CLI without the desktop tags", cli, l)
 		}
-		pkgs = append(pkgs, p)
 	}
-	slices.Sort(pkgs)
-	return slices.Compact(pkgs), nil
+	libs, err = linked(window)
+	if err != nil {
+		return err
+	}
+	if !slices.ContainsFunc(libs, func(l string) bool { return strings.HasPrefix(l, "libwebkit2gtk") }) {
+		return fmt.Errorf("%s does not link WebKitGTK: not the window build (build it with the desktop tags)", window)
+	}
+	return nil
 }
 
 // packageOf finds the Debian package that ships a library by its soname.

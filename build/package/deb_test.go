@@ -11,19 +11,24 @@ import (
 	"testing"
 )
 
-// binaryUnderTest is the production binary `make test-package` passes in. The
-// test is about that real build, so without it there is nothing to test.
-func binaryUnderTest(t *testing.T) string {
+// binariesUnderTest are the CLI and window binaries `make test-package`
+// passes in. The test is about that real build, so without them there is
+// nothing to test.
+func binariesUnderTest(t *testing.T) (string, string) {
 	t.Helper()
-	bin := os.Getenv("SPILLSCOPE_BIN")
-	if bin == "" {
-		t.Skip("SPILLSCOPE_BIN is not set: run `make test-package`, which builds the binary and passes it")
+	bin, win := os.Getenv("SPILLSCOPE_BIN"), os.Getenv("SPILLSCOPE_WINDOW_BIN")
+	if bin == "" || win == "" {
+		t.Skip("SPILLSCOPE_BIN or SPILLSCOPE_WINDOW_BIN is not set: run `make test-package`, which builds both binaries and passes them")
 	}
 	abs, err := filepath.Abs(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return abs
+	absWin, err := filepath.Abs(win)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs, absWin
 }
 
 func run(t *testing.T, name string, args ...string) string {
@@ -37,17 +42,20 @@ func run(t *testing.T, name string, args ...string) string {
 	return out.String()
 }
 
-// TestDeb builds the package from the real binary and checks it the way a
+// TestDeb builds the package from the real binaries and checks it the way a
 // user's apt would see it: its control fields, its file list, its desktop
-// entry, and the binary run from an extracted copy.
+// entry, and the binaries run from an extracted copy.
 func TestDeb(t *testing.T) {
-	bin := binaryUnderTest(t)
+	bin, win := binariesUnderTest(t)
 	repo, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	deb, err := Build(Options{Binary: bin, Repo: repo, OutDir: out})
+	if _, err := Build(Options{Binary: win, Window: bin, Repo: repo, OutDir: out}); err == nil || !strings.Contains(err.Error(), "without the desktop tags") {
+		t.Errorf("binaries swapped: %v; want the CLI refused for linking GTK", err)
+	}
+	deb, err := Build(Options{Binary: bin, Window: win, Repo: repo, OutDir: out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +86,7 @@ func TestDeb(t *testing.T) {
 
 	t.Run("contents", func(t *testing.T) {
 		list := run(t, "dpkg-deb", "--contents", deb)
-		want := []string{"./usr/bin/spillscope", "./usr/share/applications/spillscope.desktop", "./usr/share/doc/spillscope/copyright"}
+		want := []string{"./usr/bin/spillscope", "./usr/libexec/spillscope/spillscope-window", "./usr/share/applications/spillscope.desktop", "./usr/share/doc/spillscope/copyright"}
 		for _, s := range IconSizes {
 			want = append(want, "./usr/share/icons/hicolor/"+strconv.Itoa(s)+"x"+strconv.Itoa(s)+"/apps/spillscope.png")
 		}
@@ -88,7 +96,7 @@ func TestDeb(t *testing.T) {
 			}
 		}
 		for _, l := range strings.Split(list, "\n") {
-			if strings.Contains(l, "./usr/bin/spillscope") && !strings.HasPrefix(l, "-rwxr-xr-x") {
+			if (strings.Contains(l, "./usr/bin/spillscope") || strings.Contains(l, "/spillscope-window")) && !strings.HasPrefix(l, "-rwxr-xr-x") {
 				t.Errorf("binary is not 0755: %s", l)
 			}
 		}
@@ -135,6 +143,34 @@ func TestDeb(t *testing.T) {
 		links := run(t, exe, "links", "https://example.com/a?X-Amz-Signature=abc")
 		if !strings.Contains(links, `"shown":false`) || strings.Contains(links, "abc") {
 			t.Errorf("links: %s", links)
+		}
+	})
+
+	// `spillscope` on PATH still opens the window: with no arguments the CLI
+	// hands the process to the packaged window binary. Without a display the
+	// window stops at GTK's start, which only the window binary has.
+	t.Run("no arguments open the window", func(t *testing.T) {
+		exe := filepath.Join(root, "usr/bin/spillscope")
+		const gtk = "failed to init GTK"
+		if data, err := os.ReadFile(exe); err != nil || bytes.Contains(data, []byte(gtk)) {
+			t.Fatalf("the CLI holds the window's GTK start (%v): not the CLI build", err)
+		}
+		cmd := exec.Command(exe)
+		cmd.Env = []string{"HOME=" + t.TempDir()}
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Run(); err == nil || !strings.Contains(errb.String(), gtk) {
+			t.Errorf("spillscope with no arguments and no display: %v, stderr %.300q; want the window binary's GTK failure", err, errb.String())
+		}
+		if err := os.Remove(filepath.Join(root, "usr/libexec/spillscope/spillscope-window")); err != nil {
+			t.Fatal(err)
+		}
+		errb.Reset()
+		cmd = exec.Command(exe)
+		cmd.Env = []string{"HOME=" + t.TempDir()}
+		cmd.Stderr = &errb
+		if err := cmd.Run(); err == nil || !strings.Contains(errb.String(), "the window is not installed") {
+			t.Errorf("without the window binary: %v, stderr %q", err, errb.String())
 		}
 	})
 }

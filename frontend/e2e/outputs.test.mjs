@@ -144,11 +144,17 @@ describe('links audit and exports', { skip: skipReason ? `sample corpus unavaila
 
   test('Open scrolls the result panes to the link and highlights it on the masked text', async () => {
     await page.getByTestId('links-class-redacted').click();
-    await waitFor(async () => (await rowsAttr('data-class')).every((c) => c === 'redacted'), 'the redacted links');
+    // Not an empty list (every() holds on none) while the filtered page loads.
+    await waitFor(async () => {
+      const cls = await rowsAttr('data-class');
+      return cls.length > 0 && cls.every((c) => c === 'redacted');
+    }, 'the redacted links');
     // The link furthest into its text, so the pane has to scroll.
-    const starts = (await rowsAttr('data-start')).map(Number);
+    // Both read at once: the virtual list may redraw its rows between two reads.
+    const rows = await page.getByTestId('link-row').evaluateAll((trs) => trs.map((tr) => ({ start: Number(tr.getAttribute('data-start')), host: tr.getAttribute('data-host') })));
+    const starts = rows.map((r) => r.start);
     const i = starts.indexOf(Math.max(...starts));
-    const host = (await rowsAttr('data-host'))[i];
+    const host = rows[i].host;
     await page.getByTestId('link-open').nth(i).click();
     await page.getByTestId('result-view').waitFor({ timeout: 20000 });
     const mark = page.getByTestId('recorded-blocks').getByTestId('link-focus');

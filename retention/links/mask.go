@@ -1,6 +1,7 @@
 package links
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -181,4 +182,51 @@ func MaskedOffset(spans []MaskSpan, off int) int {
 		shift = s.At + len(Masked) - s.End
 	}
 	return off + shift
+}
+
+// Masker holds what Mask finds in one text, found once: any range of the text
+// then masks (as MaskRange does) and counts its masked values without the
+// text being read again, so a long text shown page by page is scanned once.
+type Masker struct {
+	text    string
+	secrets []secret
+}
+
+// NewMasker scans text for every credential Mask masks.
+func NewMasker(text string) Masker { return Masker{text: text, secrets: textSecrets(text)} }
+
+// Range is MaskRange(text, start, end), from what NewMasker found.
+func (f Masker) Range(start, end int) (string, []MaskSpan) {
+	start = min(max(start, 0), len(f.text))
+	end = min(max(end, start), len(f.text))
+	return apply(f.text, start, end, f.secrets[f.first(start):])
+}
+
+// Count is how many masked values Range(start, end) shows.
+func (f Masker) Count(start, end int) int {
+	if start = max(start, 0); end <= start {
+		return 0
+	}
+	n := 0
+	for _, s := range f.secrets[f.first(start):] {
+		if s.start >= end {
+			break
+		}
+		if s.end > start && s.start < end {
+			n++
+		}
+	}
+	return n
+}
+
+// first is the index of the first secret ending after start (secrets are
+// sorted and disjoint).
+func (f Masker) first(start int) int {
+	i, _ := slices.BinarySearchFunc(f.secrets, start, func(s secret, at int) int {
+		if s.end <= at {
+			return -1
+		}
+		return 1
+	})
+	return i
 }

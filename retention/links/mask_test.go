@@ -2,6 +2,7 @@ package links
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -197,6 +198,33 @@ func TestMaskRangeAgreesWithWholeText(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A Masker scans once; every range then masks and counts as MaskRange does.
+func TestMaskerAgreesWithMaskRange(t *testing.T) {
+	texts := map[string]string{
+		"none":   "plain words, no link at all\n",
+		"mixed":  "head words\nfetch https://b.s3.amazonaws.com/k?X-Amz-Signature=abcdef0123456789&x=1 and bob's https://bob:pw123456@h.example/ then export TOKEN=t0k3nv4lu3 end\n",
+		"packed": strings.Repeat("a=1&token=zzzzzzzz9&sig=yyyyyyyy8 ", 6),
+	}
+	for name, text := range texts {
+		t.Run(name, func(t *testing.T) {
+			f := NewMasker(text)
+			for start := 0; start <= len(text); start++ {
+				for _, n := range []int{0, 1, 7, 40, len(text)} {
+					end := min(start+n, len(text))
+					want, wantSpans := MaskRange(text, start, end)
+					got, spans := f.Range(start, end)
+					if got != want || !slices.Equal(spans, wantSpans) {
+						t.Fatalf("Range(%d,%d) = %q %+v, MaskRange %q %+v", start, end, got, spans, want, wantSpans)
+					}
+					if c := f.Count(start, end); c != len(wantSpans) {
+						t.Fatalf("Count(%d,%d) = %d, MaskRange shows %d", start, end, c, len(wantSpans))
+					}
+				}
+			}
+		})
 	}
 }
 

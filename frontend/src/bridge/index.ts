@@ -49,6 +49,9 @@ export type Diagnostic = app.Diagnostic;
 export type FileSlice = app.FileSlice;
 export type MaskSpan = app.MaskSpan;
 export type Snippet = app.Snippet;
+export type TextPage = app.TextPage;
+export type TextSpan = app.TextSpan;
+export type TextQuery = app.TextQuery;
 export type ReplayView = app.ReplayView;
 export type ReplacedView = app.ReplacedView;
 export type FileTarget = app.FileTarget;
@@ -124,8 +127,10 @@ export interface Bridge {
   listSessions(q: Partial<SessionQuery>): Promise<SessionPage>;
   session(id: number): Promise<SessionRow>;
   sessionResults(q: Partial<ResultsQuery>): Promise<ResultPage>;
-  /** result reads one result back; reveal shows its credential values (asked for by the user, never remembered). */
+  /** result reads one result back, its text blocks paged (see text); reveal shows its credential values (asked for by the user, never remembered). */
   result(id: number, reveal?: boolean): Promise<ResultDetail>;
+  /** text reads the page holding an offset of an indexed result's block, or of a decision's complete file (block -1). */
+  text(q: Partial<TextQuery>): Promise<TextPage>;
   diagnostics(limit: number): Promise<Diagnostic[]>;
   startIndex(): Promise<IndexStatus>;
   indexStatus(): Promise<IndexStatus>;
@@ -192,7 +197,8 @@ const direct: Bridge = {
   session: (id) => SessionsSvc.Session(id),
   sessionResults: (q) =>
     SessionsSvc.Results(app.ResultsQuery.createFrom({ sessionId: 0, order: '', onlyNotices: false, offset: 0, limit: 0, ...q })),
-  result: (id, reveal) => SessionsSvc.Result(app.ResultQuery.createFrom({ id, reveal: !!reveal })),
+  result: (id, reveal) => SessionsSvc.Result(app.ResultQuery.createFrom({ id, reveal: !!reveal, paged: true })),
+  text: (q) => RetentionSvc.Text(app.TextQuery.createFrom({ resultId: 0, block: 0, offset: 0, reveal: false, fileKey: '', ...q })),
   diagnostics: (limit) => SessionsSvc.Diagnostics(limit),
   startIndex: () => SessionsSvc.Index(),
   indexStatus: () => SessionsSvc.Status(),
@@ -211,7 +217,7 @@ const direct: Bridge = {
   estimators: () => RetentionSvc.Estimators(),
   retain: (req) =>
     RetentionSvc.Retain(
-      app.RetainRequest.createFrom({ resultId: 0, json: '', policy: '', budget: null, params: {}, route: '', estimator: '', toolName: '', reveal: false, ...req }),
+      app.RetainRequest.createFrom({ resultId: 0, json: '', policy: '', budget: null, params: {}, route: '', estimator: '', toolName: '', reveal: false, paged: false, ...req }),
     ),
   replay: (resultId, budget) => RetentionSvc.Replay(app.ReplayRequest.createFrom({ resultId, budget: budget ?? null })),
   sweep: (req) =>

@@ -96,6 +96,7 @@ export const en = {
       'read-range-invalid': 'Cannot read {limit} bytes from offset {offset}.',
       'file-not-indexed': 'No indexed result names {path}, so it is not read.',
       'uri-too-long': 'The URI is {bytes} bytes; at most {max} are checked.',
+      'text-changed': 'The text changed since this page was asked for; read it again.',
       'retain-no-input': 'Give an indexed result or paste a tool result.',
       'json-too-long': 'The pasted JSON is {bytes} bytes; at most {max} are accepted.',
       'budgets-none': 'Give at least one budget.',

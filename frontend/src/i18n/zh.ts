@@ -96,6 +96,7 @@ export const zh = {
       'read-range-invalid': '无法从偏移 {offset} 读取 {limit} 字节。',
       'file-not-indexed': '没有已索引的结果指向 {path}，因此不会读取它。',
       'uri-too-long': 'URI 为 {bytes} 字节，最多检查 {max} 字节。',
+      'text-changed': '请求此页后文本已变化，请重新读取。',
       'retain-no-input': '请指定一个已索引的结果，或粘贴一个工具结果。',
       'json-too-long': '粘贴的 JSON 为 {bytes} 字节，最多接受 {max} 字节。',
       'budgets-none': '请至少给出一个预算。',

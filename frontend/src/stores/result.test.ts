@@ -29,27 +29,82 @@ function slice(over: Partial<FileSlice>): FileSlice {
 }
 
 describe('result store: re-run at budget', () => {
-  it('opens a result, takes its route and estimator, and projects with dsh-tokens at the default budget', async () => {
+  it('opens a result, projects it at once with dsh-tokens at the default budget on its own route, and takes its route and estimator', async () => {
     const retain = vi.fn((r: Partial<RetainRequest>) => Promise.resolve(projection({ budget: r.budget })));
-    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail({ route: 'openai-tile', estimator: 'cl100k_base' })), retain }));
-    await s.open(7);
-    expect(retain).toHaveBeenCalledWith({ resultId: 7, budget: DEFAULT_BUDGET, route: 'openai-tile', estimator: 'cl100k_base', policy: 'dsh-tokens' });
+    const result = deferred<ReturnType<typeof detail>>();
+    const s = createResultStore(fakeBridge({ result: () => result.promise, retain }));
+    const opened = s.open(7);
+    // Asked before the detail answers: no route, so Go takes the session's and its estimator.
+    expect(retain).toHaveBeenCalledWith({ resultId: 7, budget: DEFAULT_BUDGET, route: '', estimator: '', policy: 'dsh-tokens', paged: true });
+    result.resolve(detail({ route: 'openai-tile', estimator: 'cl100k_base' }));
+    await opened;
+    expect(retain).toHaveBeenCalledTimes(1);
+    expect(get(s)).toMatchObject({ route: 'openai-tile', estimator: 'cl100k_base' });
     expect(get(s).projection.state).toBe('ready');
+    s.setBudget(900);
+    expect(retain).toHaveBeenLastCalledWith({ resultId: 7, budget: 900, route: 'openai-tile', estimator: 'cl100k_base', policy: 'dsh-tokens', paged: true });
   });
 
-  it('debounces budget typing to one call ~150 ms after the last key', async () => {
-    const retain = vi.fn(() => Promise.resolve(projection()));
-    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail()), retain }));
+  it('re-runs once the detail answers when the session names no route (the window keeps its own)', async () => {
+    const retain = vi.fn((r: Partial<RetainRequest>) => Promise.resolve(projection({ budget: r.budget })));
+    const s = createResultStore(fakeBridge({ routes: () => Promise.resolve(routes), result: () => Promise.resolve(detail({ route: '', estimator: '' })), retain }));
+    await s.loadRoutes();
+    s.setRoute('openai-tile');
     await s.open(7);
+    expect(retain).toHaveBeenCalledTimes(2);
+    expect(retain).toHaveBeenLastCalledWith(expect.objectContaining({ route: 'openai-tile', estimator: 'cl100k_base' }));
+  });
+
+  it('asks at once, and while an answer is out sends only the newest budget after it', async () => {
+    const answers: ReturnType<typeof deferred<Projection>>[] = [];
+    const retain = vi.fn((r: Partial<RetainRequest>) => {
+      const d = deferred<Projection>();
+      answers.push(d);
+      return d.promise.then((p) => ({ ...p, budget: r.budget ?? null }) as Projection);
+    });
+    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail()), retain }));
+    const opened = s.open(7);
+    await vi.advanceTimersByTimeAsync(0);
+    answers[0].resolve(projection());
+    await opened;
     retain.mockClear();
     s.setBudgetText('5');
+    expect(retain).toHaveBeenCalledTimes(1); // no wait for a pause
+    expect(retain).toHaveBeenLastCalledWith(expect.objectContaining({ budget: 5 }));
     s.setBudgetText('50');
     s.setBudgetText('500');
-    await vi.advanceTimersByTimeAsync(149);
-    expect(retain).not.toHaveBeenCalled();
-    await vi.advanceTimersByTimeAsync(1);
-    expect(retain).toHaveBeenCalledTimes(1);
-    expect(retain).toHaveBeenCalledWith(expect.objectContaining({ budget: 500 }));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(retain).toHaveBeenCalledTimes(1); // one request at a time
+    answers[1].resolve(projection());
+    await vi.advanceTimersByTimeAsync(0);
+    // The answer for 5 shows, marked as waiting, and only 500 is asked next: 50 was superseded.
+    expect(retain).toHaveBeenCalledTimes(2);
+    expect(retain).toHaveBeenLastCalledWith(expect.objectContaining({ budget: 500 }));
+    let p = get(s).projection;
+    expect(p.state).toBe('loading');
+    if ('value' in p) expect(p.value?.budget).toBe(5);
+    answers[2].resolve(projection());
+    await vi.advanceTimersByTimeAsync(0);
+    p = get(s).projection;
+    expect(p.state).toBe('ready');
+    if (p.state === 'ready') expect(p.value.budget).toBe(500);
+  });
+
+  it('reads each page of the open result once, and again after the credentials are revealed', async () => {
+    const text = vi.fn((q: { block?: number; offset?: number; reveal?: boolean }) =>
+      Promise.resolve({ start: q.offset ?? 0, end: (q.offset ?? 0) + 10, size: 100, text: q.reveal ? 'revealed..' : 'masked....', masks: [] }),
+    );
+    const s = createResultStore(fakeBridge({ result: () => Promise.resolve(detail()), retain: () => Promise.resolve(projection()), text: text as never }));
+    await s.open(7);
+    const a = await s.pages.block(0, 10);
+    const b = await s.pages.block(0, 10);
+    expect(a).toBe(b);
+    expect(text).toHaveBeenCalledTimes(1);
+    expect(text).toHaveBeenLastCalledWith({ resultId: 7, block: 0, offset: 10 });
+    await s.setReveal(true);
+    expect((await s.pages.block(0, 10)).text).toBe('revealed..');
+    expect(text).toHaveBeenLastCalledWith({ resultId: 7, block: 0, offset: 10, reveal: true });
+    expect(text).toHaveBeenCalledTimes(2);
   });
 
   it('refuses a bad budget without calling Go, and recovers', async () => {
@@ -95,7 +150,7 @@ describe('result store: re-run at budget', () => {
     expect(get(s).estimator).toBe('dsh-meter');
     s.setEstimator('o200k_base');
     await vi.advanceTimersByTimeAsync(150);
-    expect(retain).toHaveBeenLastCalledWith({ resultId: 7, budget: DEFAULT_BUDGET, route: 'deepseek-v4.1', estimator: 'o200k_base', policy: 'dsh-tokens' });
+    expect(retain).toHaveBeenLastCalledWith({ resultId: 7, budget: DEFAULT_BUDGET, route: 'deepseek-v4.1', estimator: 'o200k_base', policy: 'dsh-tokens', paged: true });
   });
 
   it('a policy change moves the budget to that policy’s shipped default, in its unit', async () => {
@@ -108,7 +163,7 @@ describe('result store: re-run at budget', () => {
     s.setPolicy('dsh-bytes');
     expect(get(s).budget).toBe(50000);
     await vi.advanceTimersByTimeAsync(150);
-    expect(retain).toHaveBeenLastCalledWith({ resultId: 7, budget: 50000, route: 'anthropic', estimator: 'o200k_base', policy: 'dsh-bytes' });
+    expect(retain).toHaveBeenLastCalledWith({ resultId: 7, budget: 50000, route: 'anthropic', estimator: 'o200k_base', policy: 'dsh-bytes', paged: true });
     s.setBudget(800);
     s.setPolicy('dsh-bytes'); // the same policy keeps the budget
     expect(get(s).budget).toBe(800);
@@ -145,11 +200,12 @@ describe('result store: re-run at budget', () => {
   });
 
   it('keeps the error of a result that cannot be read', async () => {
-    const retain = vi.fn();
+    const retain = vi.fn(() => Promise.reject(new Error('source moved')));
     const s = createResultStore(fakeBridge({ result: () => Promise.reject(new Error('source moved')), retain }));
     await s.open(7);
+    await vi.advanceTimersByTimeAsync(0);
     expect(get(s).detail).toMatchObject({ state: 'error', error: { message: 'source moved', notWired: false } });
-    expect(retain).not.toHaveBeenCalled();
+    expect(get(s).projection.state).not.toBe('ready');
   });
 });
 

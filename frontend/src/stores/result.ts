@@ -1,6 +1,7 @@
 import { get, writable, type Readable } from 'svelte/store';
 import type { Bridge, FileSlice, MaskSpan, PolicyInfo, Projection, RetainRequest, ResultDetail, RouteInfo } from '../bridge';
 import { parseBudget, utf8Length, type BudgetIssue } from '../lib/format';
+import { PageCache, type TextPages } from '../lib/pages';
 import { failure, type Failure } from './common';
 import type { List } from './sessions';
 
@@ -69,6 +70,7 @@ export interface ResultState {
 }
 
 export interface ResultOptions {
+  /** debounceMs waits for a pause in pasted JSON before asking Go (an indexed result asks at once). */
   debounceMs?: number;
   page?: number;
 }
@@ -91,6 +93,8 @@ export interface ResultStore extends Readable<ResultState> {
   loadMore(): Promise<void>;
   /** rerun asks Go at once, without the debounce (a retry button). */
   rerun(): Promise<void>;
+  /** pages reads the open result's paged texts; pages are kept while the result and its reveal stay. */
+  pages: TextPages;
   /** setReveal shows (or masks again) the open result's credential values in every pane. */
   setReveal(on: boolean): Promise<void>;
   /**
@@ -136,6 +140,12 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
   let seq = 0;
   let openSeq = 0;
   let fileSeq = 0;
+  // One re-run at a time: a change while one is in flight is sent when it
+  // answers, as the newest state then, so a drag never queues stale budgets.
+  let inFlight = false;
+  let again = false;
+  const cache = new PageCache();
+  let lastRequest: Partial<RetainRequest> | null = null;
 
   function request(s: ResultState): Partial<RetainRequest> | null {
     if (!s.off && s.budgetError) return null;
@@ -146,33 +156,81 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       return { json: s.json, budget, route: s.route, estimator: s.estimator, policy: s.policy, toolName: s.toolName, ...reveal };
     }
     if (!s.resultId || s.detail.state !== 'ready') return null;
-    return { resultId: s.resultId, budget, route: s.route, estimator: s.estimator, policy: s.policy, ...reveal };
+    return { resultId: s.resultId, budget, route: s.route, estimator: s.estimator, policy: s.policy, ...reveal, paged: true };
   }
 
-  async function run() {
+  const loading = () => update((s) => ({ ...s, projection: { state: 'loading', value: 'value' in s.projection ? s.projection.value : undefined } }));
+
+  async function run(first?: Partial<RetainRequest>) {
     timer = null;
-    const req = request(get(store));
+    if (inFlight) {
+      again = true;
+      loading();
+      return;
+    }
+    const req = first ?? request(get(store));
     const mine = ++seq;
     if (!req) {
       update((s) => ({ ...s, projection: { state: 'idle' } }));
       return;
     }
-    update((s) => ({ ...s, projection: { state: 'loading', value: 'value' in s.projection ? s.projection.value : undefined } }));
+    loading();
+    inFlight = true;
+    let p: Projection | undefined;
+    let err: unknown;
     try {
-      const p = await b.retain(req);
-      if (mine !== seq) return; // a newer request owns the pane
-      update((s) => ({ ...s, projection: { state: 'ready', value: p } }));
+      p = await b.retain(req);
     } catch (e) {
-      if (mine !== seq) return;
-      console.error('spillscope: retain failed:', e);
-      update((s) => ({ ...s, projection: { state: 'error', error: failure(e) } }));
+      err = e;
     }
+    inFlight = false;
+    const superseded = mine !== seq; // the result was closed, or another opened
+    const newer = again;
+    again = false;
+    if (newer) void run();
+    if (superseded) return;
+    if (err !== undefined) {
+      if (newer) return; // the newer request answers for the pane
+      console.error('spillscope: retain failed:', err);
+      update((s) => ({ ...s, projection: { state: 'error', error: failure(err) } }));
+      return;
+    }
+    lastRequest = req;
+    // While a newer request is out, the answer shows, marked as waiting.
+    const value = p as Projection;
+    update((s) => ({ ...s, projection: newer ? { state: 'loading', value } : { state: 'ready', value } }));
   }
 
   function schedule() {
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void run(), debounceMs);
+    timer = null;
+    if (get(store).mode === 'paste') timer = setTimeout(() => void run(), debounceMs);
+    else void run();
   }
+
+  /** forget drops the kept pages (another result, or its credentials shown or masked again). */
+  function forget() {
+    cache.clear();
+    lastRequest = null;
+  }
+
+  const pages: TextPages = {
+    block(block, offset) {
+      const s = get(store);
+      const id = s.resultId;
+      const reveal = s.reveal;
+      return cache.get(`${id}:${reveal}:b${block}`, offset, () => b.text(reveal ? { resultId: id, block, offset, reveal } : { resultId: id, block, offset }));
+    },
+    file(key, offset) {
+      const s = get(store);
+      const id = s.resultId;
+      const reveal = s.reveal;
+      const retain = lastRequest ?? request(s);
+      return cache.get(`${id}:${reveal}:f${key}`, offset, () =>
+        b.text({ resultId: id, block: -1, offset, ...(reveal ? { reveal } : {}), retain: retain as RetainRequest, fileKey: key }),
+      );
+    },
+  };
 
   function routeEstimator(name: string): string {
     return get(store).routes.find((r) => r.name === name)?.estimator ?? '';
@@ -216,14 +274,24 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       const mine = ++openSeq;
       fileSeq++;
       seq++;
+      again = false;
+      forget();
       if (timer) clearTimeout(timer);
       update((s) => ({ ...s, mode: 'result', resultId: id, detail: { state: 'loading' }, projection: { state: 'idle' }, file: { state: 'none' }, reveal: false }));
+      // The re-run does not wait for the result's detail: with no route Go
+      // prices it on the session's own and that route's estimator (unless
+      // the user chose one), which the detail then names.
+      const s0 = get(store);
+      const first = !s0.off && s0.budgetError ? null : { resultId: id, budget: s0.off ? undefined : s0.budget, route: '', estimator: preferredEstimator, policy: s0.policy, paged: true };
+      const projected = first ? run(first) : Promise.resolve();
       try {
         const d = await b.result(id);
         if (mine !== openSeq) return;
         update((s) => ({ ...s, detail: { state: 'ready', value: d }, route: d.route || s.route, estimator: preferredEstimator || d.estimator || routeEstimator(d.route) || s.estimator }));
         if (d.row?.noticeKind || d.row?.noticePath) void readFirst(id, d.row.noticePath);
-        await run();
+        // A session without a route is re-run on the route the window had.
+        if (!first || !d.route) await run();
+        else await projected;
       } catch (e) {
         if (mine !== openSeq) return;
         console.error('spillscope: result failed:', e);
@@ -321,9 +389,11 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       }
     },
     rerun: run,
+    pages,
     async setReveal(on) {
       const s = get(store);
       if (s.reveal === on) return;
+      forget();
       update((x) => ({ ...x, reveal: on }));
       if (s.mode === 'result' && s.resultId) {
         const mine = ++openSeq;
@@ -348,6 +418,8 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
       seq++;
       openSeq++;
       fileSeq++;
+      again = false;
+      forget();
       update((s) => ({ ...s, mode: 'result', resultId: 0, detail: { state: 'idle' }, projection: { state: 'idle' }, file: { state: 'none' }, reveal: false }));
     },
     useDefaults(d) {
@@ -360,6 +432,8 @@ export function createResultStore(b: Bridge, opts: ResultOptions = {}): ResultSt
     destroy() {
       if (timer) clearTimeout(timer);
       timer = null;
+      again = false;
+      forget();
       seq++;
       openSeq++;
       fileSeq++;

@@ -185,6 +185,9 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
       // Subscribed before the status is asked for, so no change falls
       // between the two.
       await subscribeAll();
+      // The first rows do not wait on the status: its totals count the
+      // whole index.
+      const rows = list.reset();
       try {
         applyStatus(await b.indexStatus());
       } catch (e) {
@@ -194,7 +197,7 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
         (live) => update((s) => ({ ...s, live: s.live ?? live })),
         (e) => console.error('spillscope: live status failed:', e),
       );
-      await list.reset();
+      await rows;
     },
     async startIndex() {
       update((s) => ({ ...s, indexError: null }));

@@ -18,6 +18,7 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     session: unset('session'),
     sessionResults: unset('sessionResults'),
     result: unset('result'),
+    text: unset('text'),
     diagnostics: unset('diagnostics'),
     startIndex: unset('startIndex'),
     indexStatus: unset('indexStatus'),

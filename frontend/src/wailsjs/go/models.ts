@@ -1,5 +1,59 @@
 export namespace app {
 	
+	export class TextPage {
+	    start: number;
+	    end: number;
+	    size: number;
+	    text: string;
+	    masks: MaskSpan[];
+	
+	    static createFrom(source: any = {}) {
+	        return new TextPage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.start = source["start"];
+	        this.end = source["end"];
+	        this.size = source["size"];
+	        this.text = source["text"];
+	        this.masks = this.convertValues(source["masks"], MaskSpan);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class TextSpan {
+	    block: number;
+	    start: number;
+	    end: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new TextSpan(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.block = source["block"];
+	        this.start = source["start"];
+	        this.end = source["end"];
+	    }
+	}
 	export class MaskSpan {
 	    start: number;
 	    end: number;
@@ -39,6 +93,9 @@ export namespace app {
 	    reason: string;
 	    parameter: string;
 	    tokens: number;
+	    src?: TextSpan;
+	    page?: TextPage;
+	    masked: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new BlockView(source);
@@ -64,6 +121,9 @@ export namespace app {
 	        this.reason = source["reason"];
 	        this.parameter = source["parameter"];
 	        this.tokens = source["tokens"];
+	        this.src = this.convertValues(source["src"], TextSpan);
+	        this.page = this.convertValues(source["page"], TextPage);
+	        this.masked = source["masked"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1312,6 +1372,9 @@ export namespace app {
 	    completeFileBytes: number;
 	    completeFileShownBytes: number;
 	    completeFileMasks: MaskSpan[];
+	    completeFilePage?: TextPage;
+	    completeFileKey: string;
+	    completeFileMasked: number;
 	    masked: number;
 	    revealed: boolean;
 	
@@ -1342,6 +1405,9 @@ export namespace app {
 	        this.completeFileBytes = source["completeFileBytes"];
 	        this.completeFileShownBytes = source["completeFileShownBytes"];
 	        this.completeFileMasks = this.convertValues(source["completeFileMasks"], MaskSpan);
+	        this.completeFilePage = this.convertValues(source["completeFilePage"], TextPage);
+	        this.completeFileKey = source["completeFileKey"];
+	        this.completeFileMasked = source["completeFileMasked"];
 	        this.masked = source["masked"];
 	        this.revealed = source["revealed"];
 	    }
@@ -1724,6 +1790,7 @@ export namespace app {
 	export class ResultQuery {
 	    id: number;
 	    reveal: boolean;
+	    paged: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ResultQuery(source);
@@ -1733,6 +1800,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
 	        this.reveal = source["reveal"];
+	        this.paged = source["paged"];
 	    }
 	}
 	
@@ -1767,6 +1835,7 @@ export namespace app {
 	    estimator: string;
 	    toolName: string;
 	    reveal: boolean;
+	    paged: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new RetainRequest(source);
@@ -1783,6 +1852,7 @@ export namespace app {
 	        this.estimator = source["estimator"];
 	        this.toolName = source["toolName"];
 	        this.reveal = source["reveal"];
+	        this.paged = source["paged"];
 	    }
 	}
 	
@@ -2159,6 +2229,48 @@ export namespace app {
 		    return a;
 		}
 	}
+	
+	export class TextQuery {
+	    resultId: number;
+	    block: number;
+	    offset: number;
+	    reveal: boolean;
+	    retain?: RetainRequest;
+	    fileKey: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TextQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resultId = source["resultId"];
+	        this.block = source["block"];
+	        this.offset = source["offset"];
+	        this.reveal = source["reveal"];
+	        this.retain = this.convertValues(source["retain"], RetainRequest);
+	        this.fileKey = source["fileKey"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class TimelineCompaction {
 	    kind: string;
 	    at: string;

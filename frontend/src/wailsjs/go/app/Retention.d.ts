@@ -20,3 +20,5 @@ export function Sweep(arg1:app.SweepRequest):Promise<Array<app.SweepRow>>;
 export function SweepCuts(arg1:app.SweepCutsRequest):Promise<sessions.CutList>;
 
 export function SweepPolicies(arg1:app.SweepPoliciesRequest):Promise<Array<app.SweepSeries>>;
+
+export function Text(arg1:app.TextQuery):Promise<app.TextPage>;

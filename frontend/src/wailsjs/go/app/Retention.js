@@ -37,3 +37,7 @@ export function SweepCuts(arg1) {
 export function SweepPolicies(arg1) {
   return window['go']['app']['Retention']['SweepPolicies'](arg1);
 }
+
+export function Text(arg1) {
+  return window['go']['app']['Retention']['Text'](arg1);
+}

@@ -1,0 +1,143 @@
+// The window's first paint at the scale of a heavy user: an index of 10,000
+// sessions and 100,000 tool results (spillscope sample --sessions --results,
+// indexed by the command line). Each run starts the dev-tagged app afresh
+// and times, from the process start, the first frame that paints the first
+// screen's rows (a new user lands on the largest results), with the moments
+// in between (the dev server answering, the page's navigation, the Go
+// bindings, the first page's answer). The figures (p50/p95) go to
+// test-artifacts/startup.json; the test asserts only behaviour: the first rows
+// are the index's, and the totals, which are counted after them, follow.
+//
+// The trace at that scale is opt-in (SPILLSCOPE_E2E_TRACE=1: several minutes
+// to generate and index the corpus, seven starts); by default the same
+// behaviour is checked on 40 sessions / 400 results over two starts.
+// SPILLSCOPE_STARTUP_ROOT and SPILLSCOPE_STARTUP_DATA name a corpus already
+// indexed there; SPILLSCOPE_E2E_SESSIONS, SPILLSCOPE_E2E_RESULTS and
+// SPILLSCOPE_STARTUP_RUNS set the scale and the number of starts.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { binary, chromiumArgs, ensureArtifacts, freePort, repoDir, startGroup, startXvfb, stopAll, tempHome, waitFor } from './harness.mjs';
+
+const trace = process.env.SPILLSCOPE_E2E_TRACE === '1';
+const sessions = Number(process.env.SPILLSCOPE_E2E_SESSIONS || (trace ? 10000 : 40));
+const results = Number(process.env.SPILLSCOPE_E2E_RESULTS || (trace ? 100000 : 400));
+const home = tempHome();
+const root = process.env.SPILLSCOPE_STARTUP_ROOT || join(home, 'roots', 'shape');
+const dataDir = process.env.SPILLSCOPE_STARTUP_DATA || join(home, 'data');
+const RUNS = Number(process.env.SPILLSCOPE_STARTUP_RUNS || (trace ? 7 : 2));
+
+function prepare() {
+  const cli = join(repoDir, 'build', 'bin', 'spillscope');
+  if (!existsSync(cli)) return `${cli} is missing (build it with: make build/bin/spillscope)`;
+  const env = { ...process.env, SPILLSCOPE_DATA_DIR: dataDir };
+  const steps = [];
+  if (!process.env.SPILLSCOPE_STARTUP_ROOT) steps.push(['sample', '--out', root, '--sessions', String(sessions), '--results', String(results)]);
+  if (!process.env.SPILLSCOPE_STARTUP_DATA) steps.push(['index', root]);
+  for (const args of steps) {
+    const r = spawnSync(cli, args, { encoding: 'utf8', timeout: 900000, env, maxBuffer: 64 << 20 });
+    if (r.status !== 0) return `"spillscope ${args[0]}" exited ${r.status}: ${(r.stderr || '').trim().slice(0, 300)}`;
+  }
+  return '';
+}
+const skipReason = prepare();
+
+function quantile(xs, q) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] : NaN;
+}
+const summary = (xs) => ({ n: xs.length, p50: Math.round(quantile(xs, 0.5)), p95: Math.round(quantile(xs, 0.95)), max: Math.round(Math.max(...xs)) });
+
+describe('first paint over a large index', { skip: skipReason ? `setup failed: ${skipReason}` : false }, () => {
+  let browser;
+  const runs = [];
+
+  before(async () => {
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
+  });
+  after(async () => {
+    const keys = ['firstRows', 'serverUp', 'navigation', 'bindings', 'totals'];
+    const figures = Object.fromEntries(keys.map((k) => [k, summary(runs.map((r) => r[k]).filter((x) => Number.isFinite(x)))]));
+    writeFileSync(join(ensureArtifacts(), 'startup.json'), JSON.stringify({ root, figures, runs }, null, 2) + '\n');
+    for (const [k, v] of Object.entries(figures)) console.log(`startup ${k}: ${JSON.stringify(v)}`);
+    await browser?.close().catch(() => {});
+    await stopAll();
+  });
+
+  /** probe runs in the page before its scripts: it notes when the bindings arrive, the first rows paint and the totals show. */
+  function probe() {
+    const t = setInterval(() => {
+      if (window.go?.app) {
+        performance.mark('go-bindings');
+        clearInterval(t);
+      }
+    }, 1);
+    // The first rows: the frame after the first row is in the DOM; the
+    // totals: when the index panel first shows them.
+    const at = {};
+    window.__startup = at;
+    const seen = () => {
+      if (!at.rows && !at.pending && document.querySelector('[data-testid=largest-row]')) {
+        at.pending = true;
+        requestAnimationFrame(() => (at.rows = performance.timeOrigin + performance.now()));
+      }
+      if (!at.totals && /\d/.test(document.querySelector('[data-testid=index-totals]')?.textContent ?? '')) at.totals = performance.timeOrigin + performance.now();
+      if (at.rows && at.totals) obs.disconnect();
+    };
+    const obs = new MutationObserver(seen);
+    document.addEventListener('DOMContentLoaded', () => obs.observe(document.body, { subtree: true, childList: true, characterData: true }));
+  }
+
+  /** start runs the app once, fresh, and returns the moments of its start in ms from the process start. */
+  async function start(n) {
+    const bin = binary('app-dev', 'make app-dev');
+    const { display } = await startXvfb();
+    const port = await freePort();
+    const base = `http://localhost:${port}`;
+    const cfg = join(home, `config-${n}`);
+    // The page exists before the app starts, as the window's webview does:
+    // it navigates the moment the server answers.
+    const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    await page.addInitScript(probe);
+    const t0 = Date.now();
+    const app = startGroup(bin, ['-devserver', `localhost:${port}`, '-assetdir', join(repoDir, 'frontend', 'dist')], {
+      cwd: repoDir,
+      env: { ...process.env, DISPLAY: display, HOME: join(home, 'home'), SPILLSCOPE_CONFIG_DIR: cfg, SPILLSCOPE_DATA_DIR: dataDir, SPILLSCOPE_ROOTS: root },
+    });
+    await waitFor(async () => (await fetch(base + '/')).ok, 'the dev server to answer', 60000, 5).catch((e) => {
+      throw new Error(e.message + '\napp log:\n' + app.log());
+    });
+    const serverUp = Date.now() - t0;
+    await page.goto(base + '/');
+    const at = await waitFor(() => page.evaluate(() => (window.__startup.rows && window.__startup.totals ? window.__startup : null)), 'the first rows and the totals', 60000, 20);
+    const nav = await page.evaluate(() => ({ origin: performance.timeOrigin, bindings: performance.getEntriesByName('go-bindings')[0]?.startTime ?? NaN }));
+    const first = await page.evaluate(async () => {
+      const row = document.querySelector('[data-testid=largest-row]');
+      const top = await window.go.app.Sessions.Largest({ offset: 0, limit: 1 });
+      return { shown: Number(row.dataset.resultId), want: top.rows[0]?.id, totals: document.querySelector('[data-testid=index-totals]').textContent };
+    });
+    await page.close();
+    await stopAll();
+    return {
+      firstRows: at.rows - t0,
+      serverUp,
+      navigation: nav.origin - t0,
+      bindings: nav.origin + nav.bindings - t0,
+      totals: at.totals - t0,
+      first,
+    };
+  }
+
+  test('each start paints the largest results first, then the totals', async () => {
+    for (let i = 0; i < RUNS; i++) {
+      const r = await start(i);
+      runs.push(r);
+      assert.equal(r.first.shown, r.first.want, 'the first row painted is the index\'s largest result');
+      assert.match(r.first.totals, new RegExp(`${results.toLocaleString('en')} tool results|${results} tool results`), 'the totals count the index');
+    }
+  });
+});

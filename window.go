@@ -1,0 +1,67 @@
+//go:build desktop || dev || bindings
+
+package main
+
+import (
+	"context"
+	"embed"
+	"os"
+	"path/filepath"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+
+	"spillscope/app"
+)
+
+//go:embed all:frontend/dist
+var assets embed.FS
+
+//go:embed build/appicon.png
+var icon []byte
+
+// openWindow wires the bound services with explicit constructors and opens
+// the window. Dev builds also accept Wails' own -devserver and -assetdir flags.
+func openWindow() error {
+	cfg, err := app.ConfigFromEnv(os.Getenv)
+	if err != nil {
+		return err
+	}
+	settings := app.NewSettingsStore(cfg.ConfigDir)
+	appSvc := app.New(cfg, settings)
+	store := app.NewStore(cfg, settings)
+	defer store.Close()
+	sessionsSvc := app.NewSessions(store)
+	retentionSvc := app.NewRetention(store)
+	linksSvc := app.NewLinks(store)
+	desktopSvc := app.NewDesktop(store, app.SystemOpener{})
+	exportsSvc := app.NewExports(store, sessionsSvc, retentionSvc, linksSvc)
+	return wails.Run(&options.App{
+		Title:            "Spillscope",
+		Width:            1280,
+		Height:           820,
+		MinWidth:         900,
+		MinHeight:        560,
+		BackgroundColour: &options.RGBA{R: 248, G: 249, B: 251, A: 255},
+		AssetServer: &assetserver.Options{
+			Assets:  assets,
+			Handler: app.AttachmentHandler{Dir: filepath.Join(cfg.DataDir, "attachments")},
+		},
+		OnStartup: func(ctx context.Context) {
+			appSvc.Startup(ctx)
+			sessionsSvc.Startup(ctx)
+			exportsSvc.Startup(ctx)
+		},
+		// The live watcher stops before the index closes.
+		OnShutdown: func(context.Context) { app.Shutdown(sessionsSvc) },
+		Bind:       []interface{}{appSvc, sessionsSvc, retentionSvc, linksSvc, desktopSvc, exportsSvc},
+		// Bound methods fail with a code and params the window translates.
+		ErrorFormatter: app.FormatError,
+		Linux: &linux.Options{
+			Icon:        icon,
+			ProgramName: "spillscope",
+		},
+	})
+}
