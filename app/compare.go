@@ -344,3 +344,55 @@ func (r *Retention) sweepResult(db *sessions.DB, req SweepPoliciesRequest, specs
 	}
 	return out, nil
 }
+
+// SweepCutsRequest lists what one budget of a sweep cuts, over the sweep's
+// scope: a result (ResultID), a session (SessionID) or the whole index (both
+// 0). Budget and Against are in the policy's unit.
+type SweepCutsRequest struct {
+	ResultID  int64             `json:"resultId"`
+	SessionID int64             `json:"sessionId"`
+	Budget    int64             `json:"budget"`
+	Against   *int64            `json:"against"`
+	Route     string            `json:"route"`
+	Policy    string            `json:"policy"`
+	Params    map[string]string `json:"params"`
+	Estimator string            `json:"estimator"`
+	// Series lists a SweepPolicies series' cuts: decided on the policy's
+	// own estimator, tokens on the yardstick (Estimator); otherwise as
+	// Sweep decides.
+	Series bool `json:"series"`
+}
+
+// SweepCuts lists the results a sweep's budget cuts (tool, session, tokens
+// before and after, what is lost and whether a file keeps it), and with
+// Against how each fares at another budget, through
+// sessions.DB.SweepCuts; the CLI's `sweep --cuts` prints the same list.
+func (r *Retention) SweepCuts(req SweepCutsRequest) (sessions.CutList, error) {
+	q := sessions.CutsQuery{Policy: req.Policy, Params: req.Params, Budget: req.Budget, Against: req.Against, Series: req.Series}
+	c, err := sessions.NewCutDecider(q)
+	if err != nil {
+		return sessions.CutList{}, err
+	}
+	db, err := r.store.DB()
+	if err != nil {
+		return sessions.CutList{}, err
+	}
+	if req.ResultID <= 0 {
+		return db.SweepCuts(context.Background(), q, sessions.SweepOptions{
+			Filter: sessions.ResultFilter{SessionRowID: req.SessionID}, Route: req.Route, Estimator: req.Estimator,
+			ReadTools: r.store.ReadTools(),
+		})
+	}
+	first, err := r.analysis(db, RetainRequest{ResultID: req.ResultID, Route: req.Route, Estimator: req.Estimator})
+	if err != nil {
+		return sessions.CutList{}, err
+	}
+	row, _, err := c.Row(*first.row, r.source(db, RetainRequest{ResultID: req.ResultID, Route: req.Route}), req.Estimator)
+	if err != nil {
+		return sessions.CutList{}, err
+	}
+	out := c.List()
+	out.Add(row, first.a.Estimator().Name())
+	out.Finish()
+	return out, nil
+}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"reflect"
 	"testing"
 
 	"spillscope/retention"
@@ -163,5 +164,47 @@ func TestSweepPolicyPointErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSweepCuts: the window's cut list is the index's, every result it
+// lists opens at that budget (Retain) with the figures the list shows, and
+// the one-result scope lists that result's row alone.
+func TestSweepCuts(t *testing.T) {
+	_, r, _, _, _ := newIndexedApp(t)
+	listed := 0
+	for _, b := range []int64{300, 3000} {
+		against := b * 4
+		list, err := r.SweepCuts(SweepCutsRequest{Budget: b, Against: &against})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if list.Budget != b || list.Against == nil || *list.Against != against || list.Stats.Summarised == 0 {
+			t.Fatalf("at %d: %+v", b, list)
+		}
+		for _, row := range list.Rows {
+			listed++
+			bb := b
+			p, err := r.Retain(RetainRequest{ResultID: row.ResultID, Budget: &bb})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Status != row.At.Status || int64(p.Tokens.Total) != row.At.TokensAfter || p.OmittedBytes != row.At.OmittedBytes || p.OmittedImages != row.At.OmittedImages {
+				t.Fatalf("result %d at %d: opened %s %d tokens %d bytes, listed %+v", row.ResultID, b, p.Status, p.Tokens.Total, p.OmittedBytes, row.At)
+			}
+			one, err := r.SweepCuts(SweepCutsRequest{ResultID: row.ResultID, Budget: b, Against: &against})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(one.Rows) != 1 || one.Results != 1 || !reflect.DeepEqual(one.Rows[0], row) {
+				t.Fatalf("result %d alone: %+v, in the index %+v", row.ResultID, one.Rows, row)
+			}
+		}
+	}
+	if listed == 0 {
+		t.Fatal("the sample has nothing cut at 300 tokens")
+	}
+	if _, err := r.SweepCuts(SweepCutsRequest{Budget: 5, Policy: "nope"}); err == nil {
+		t.Fatal("an unknown policy listed")
 	}
 }

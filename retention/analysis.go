@@ -199,6 +199,8 @@ type Analysis struct {
 	// derived holds what other policies derive from the result alone and
 	// reuse across decisions, keyed by name (see derive).
 	derived map[string]any
+	// sketch is set on an Analysis built from a Summary (see Sketch).
+	sketch *sketchState
 }
 
 // derive returns the value stored under key, building it on first use.
@@ -218,6 +220,7 @@ func (a *Analysis) derive(key string, build func() any) any {
 type blockInfo struct {
 	kind string // TypeText, TypeImage, or "" for any other type
 	text string // sanitized
+	n    int    // len(text); a sketch has the length without the text
 	cost TextCost
 
 	img      ImageFacts
@@ -258,7 +261,7 @@ func Analyse(res Result, est Estimator, route string, opts AnalyseOptions) (*Ana
 				a.notes = append(a.notes, fmt.Sprintf("text block %d: %d bytes of invalid UTF-8 are counted and cut as U+FFFD replacement characters", i, bad))
 				text = sanitize(text)
 			}
-			a.blocks[i] = blockInfo{kind: TypeText, text: text, cost: est.Prepare(text)}
+			a.blocks[i] = blockInfo{kind: TypeText, text: text, n: len(text), cost: est.Prepare(text)}
 			a.textBytes += int64(len(text))
 		case TypeImage:
 			a.images++
@@ -370,10 +373,17 @@ func (a *Analysis) analyseImage(i int, b Block, handlePath string) blockInfo {
 func (a *Analysis) Run(p Policy, s Settings) Outcome {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if _, ok := p.(sketchPolicy); a.sketch != nil && !ok {
+		// Only policies that price what they write from a summary's
+		// tables may decide on one.
+		a.sketch.failed = true
+		return Outcome{Policy: p.Info().Name, Diagnostics: []string{}}
+	}
 	o := p.Decide(a, s)
-	o.Policy = p.Info().Name
+	info := p.Info()
+	o.Policy = info.Name
 	if o.BudgetUnit == "" {
-		o.BudgetUnit = p.Info().Unit
+		o.BudgetUnit = info.Unit
 	}
 	if o.Diagnostics == nil {
 		o.Diagnostics = []string{}
@@ -517,11 +527,19 @@ func (a *Analysis) imageBlock(i int) Block {
 func (a *Analysis) Reprice(o Outcome) Tokens {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.sketch != nil && o.plan != nil {
+		return a.sketchReprice(o.plan)
+	}
 	if len(o.Spans) == 0 && sameContent(o.Content, a.res.Content) {
 		// The original left in place: its price is in the tables already,
 		// so a 10 MB result is not tokenized again for every policy.
 		t, _ := a.original(int(^uint(0) >> 1))
 		return t
+	}
+	if a.sketch != nil {
+		// A sketch has no text to price written content with.
+		a.sketch.failed = true
+		return Tokens{Estimator: a.est.Name()}
 	}
 	t := Tokens{Estimator: a.est.Name()}
 	src := map[int]int{} // content block -> original block, for images

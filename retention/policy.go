@@ -231,6 +231,20 @@ func (s Settings) Budget() (int64, bool) {
 	return s.ints[s.budget], true
 }
 
+// budgetMonotone marks a policy under which a result kept whole within
+// its budget is kept whole, with the same outcome but for the budget, at
+// every larger budget.
+type budgetMonotone interface{ monotone() }
+
+// SameAbove reports whether o, decided by p at some budget, is also what p
+// decides at every larger budget (but for Outcome.Budget): the result was
+// within budget and p is budget-monotone. A sweep then decides a result
+// once for all the larger budgets.
+func SameAbove(p Policy, o Outcome) bool {
+	_, ok := p.(budgetMonotone)
+	return ok && o.Status == StatusWithinBudget
+}
+
 var (
 	polMu    sync.RWMutex
 	policies = map[string]Policy{}
@@ -383,6 +397,9 @@ type Outcome struct {
 	TailStart *Position `json:"tailStart,omitempty"`
 	Route     string    `json:"route"`
 	Estimator string    `json:"estimator"`
+	// plan is what a decision on a sketch kept (see Sketch), in place of
+	// the content it would have written.
+	plan *sketchPlan
 }
 
 // ValidateBudget checks a configured budget (a JSON number) and returns it

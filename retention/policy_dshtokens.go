@@ -23,19 +23,32 @@ type dshTokens struct{}
 
 func init() { RegisterPolicy(dshTokens{}) }
 
+// sketchable: dshTokensCut prices its cut from a summary's tables.
+func (dshTokens) sketchable() {}
+
+// monotone: a result within budget (its whole price at most the budget,
+// every status before that test independent of the budget) stays within
+// any larger one.
+func (dshTokens) monotone() {}
+
+// dshTokensInfo is built once: a sweep asks for it at every decision.
+var dshTokensInfo = PolicyInfo{
+	Name: "dsh-tokens", Harness: "dsh", Version: "0.1.7+",
+	Summary:   "text and whole images share a token budget; head and tail around a [...] gap; the complete result (images as readable paths) in a spill file the notice names",
+	Source:    "knyazev741/deepseek-harness @ 8173fb8d: packages/spill/spill-policy/src/{index,retention,notice}.ts",
+	Estimator: EstimatorMeter, Budget: "maxInlineTokens", Unit: "tokens",
+	Params: []Param{{
+		Name: "maxInlineTokens", Kind: ParamInt, Unit: "tokens", Default: strconv.Itoa(DshTokensDefault),
+		Min: 0, Max: MaxBudget, Off: true,
+		Doc: "estimated token cap for retained text, images, image handle texts and notices; off disables retention",
+	}},
+	Recoverable: RecoverFile,
+}
+
 func (dshTokens) Info() PolicyInfo {
-	return PolicyInfo{
-		Name: "dsh-tokens", Harness: "dsh", Version: "0.1.7+",
-		Summary:   "text and whole images share a token budget; head and tail around a [...] gap; the complete result (images as readable paths) in a spill file the notice names",
-		Source:    "knyazev741/deepseek-harness @ 8173fb8d: packages/spill/spill-policy/src/{index,retention,notice}.ts",
-		Estimator: EstimatorMeter, Budget: "maxInlineTokens", Unit: "tokens",
-		Params: []Param{{
-			Name: "maxInlineTokens", Kind: ParamInt, Unit: "tokens", Default: strconv.Itoa(DshTokensDefault),
-			Min: 0, Max: MaxBudget, Off: true,
-			Doc: "estimated token cap for retained text, images, image handle texts and notices; off disables retention",
-		}},
-		Recoverable: RecoverFile,
-	}
+	info := dshTokensInfo
+	info.Params = append([]Param(nil), dshTokensInfo.Params...)
+	return info
 }
 
 func (dshTokens) Decide(a *Analysis, s Settings) Outcome {
@@ -64,11 +77,16 @@ func (dshTokens) Decide(a *Analysis, s Settings) Outcome {
 	}
 	est := a.est
 	ref := a.call.Spill.withDefaults()
-	worst := FormatSpillNotice(ExactOmission(a.textBytes), ref, a.images)
-	if c := est.Count(worst); c > B {
+	// The longest notice and what it reserves depend on the result alone,
+	// so a sweep counts them once.
+	res := a.derive("dsh/reserve", func() any {
+		worst := FormatSpillNotice(ExactOmission(a.textBytes), ref, a.images)
+		return [2]int{est.Count(worst), est.Count(DshGap) + est.Count(noticeSep+worst)}
+	}).([2]int)
+	if c := res[0]; c > B {
 		return a.keep(StatusPreserved, bp, fmt.Sprintf("notice exceeds budget: the notice at its longest costs %d tokens on %s, the budget is %d", c, est.Name(), B))
 	}
-	reserved := est.Count(DshGap) + est.Count(noticeSep+worst)
+	reserved := res[1]
 	items := a.items()
 	orig, exact := a.original(B)
 	var o Outcome
@@ -96,6 +114,9 @@ func (dshTokens) Decide(a *Analysis, s Settings) Outcome {
 func (a *Analysis) dshTokensCut(items []retainItem, budget int, ref SpillRef) Outcome {
 	r := retainContent(items, budget)
 	footer := FormatSpillNotice(ExactOmission(r.omittedBytes), ref, r.omittedImages)
+	if a.sketch != nil {
+		return a.sketchDshCut(r, footer, ref)
+	}
 	var c contentBuilder
 	if len(r.head)+len(r.tail) == 0 {
 		c.text(SpanNotice, -1, 0, footer)
@@ -121,6 +142,25 @@ func (a *Analysis) dshTokensCut(items []retainItem, budget int, ref SpillRef) Ou
 	return o
 }
 
+// sketchDshCut is dshTokensCut on a sketch: the same retention, priced from
+// the summary's tables, with the plan in place of the content.
+func (a *Analysis) sketchDshCut(r retained, footer string, ref SpillRef) Outcome {
+	pl := &sketchPlan{r: r, footer: footer, noticeOnly: len(r.head)+len(r.tail) == 0}
+	o := Outcome{
+		Status: StatusReplaced, Notice: footer,
+		OmittedBytes: r.omittedBytes, OmittedImages: r.omittedImages,
+		Recovery:    Recovery{Kind: RecoverFile, Locator: ref.Locator},
+		Diagnostics: append([]string{}, a.notes...),
+		HeadEnd:     &r.headEnd, TailStart: &r.tailStart,
+		Route: a.route.Name, Estimator: a.est.Name(), plan: pl,
+	}
+	if pl.noticeOnly {
+		o.Status = StatusNoticeOnly
+	}
+	o.Tokens, _, _ = a.sketchPrice(pl)
+	return o
+}
+
 // items is the content as retention sees it (text and images only).
 func (a *Analysis) items() []retainItem {
 	out := make([]retainItem, 0, len(a.blocks))
@@ -128,7 +168,7 @@ func (a *Analysis) items() []retainItem {
 	for i, bi := range a.blocks {
 		switch bi.kind {
 		case TypeText:
-			out = append(out, retainItem{block: i, text: bi.cost, size: len(bi.text), empty: empty})
+			out = append(out, retainItem{block: i, text: bi.cost, size: bi.n, empty: empty})
 		case TypeImage:
 			out = append(out, retainItem{block: i, image: true, cost: bi.price.Total()})
 		}

@@ -251,13 +251,41 @@ func (x *textIndex) headRune(pos int) int {
 	return sort.SearchInts(x.hoff, pos)
 }
 
-// headCut finds a longest prefix costing at most rem tokens: it returns the
+// headCut finds a longest prefix costing at most rem tokens (see cutHead).
+func (x *textIndex) headCut(rem int) (int, int) { return cutHead(x, rem) }
+
+// cutTable is what the prefix and suffix searches read: the text's length
+// and code-point starts, and exact prefix and suffix counts by rune index.
+// A text's own tables (textIndex) and a summary's stored ones (summaryText)
+// both implement it, so a sweep read from the index cuts exactly where a
+// decision on the text cuts.
+type cutTable interface {
+	// size is the text's length in bytes.
+	size() int
+	// runeStart reports whether byte pos (< size) starts a code point.
+	runeStart(pos int) bool
+	// headRune is the rune index of byte position pos (a rune start) in the
+	// prefix table, readying counts of prefixes up to it; headOffset maps a
+	// rune index back to bytes; prefixCount is the exact count of the first
+	// k runes.
+	headRune(pos int) int
+	headOffset(k int) int
+	prefixCount(k int) int
+	// tailRune, tailOffset and suffixCount are the same for suffixes: the
+	// rune index of pos in the suffix table (any fixed origin), its byte
+	// offset, and the exact count of the suffix starting at rune j.
+	tailRune(pos int) int
+	tailOffset(j int) int
+	suffixCount(j int) int
+}
+
+// cutHead finds a longest prefix costing at most rem tokens: it returns the
 // prefix's length in bytes and its exact token count. The text as a whole is
 // known not to fit. The search gallops over byte distances 64, 128, ...
 // (snapped back to code points) and then bisects over code points, with the
 // invariant that the lower end fits and the upper end does not.
-func (x *textIndex) headCut(rem int) (int, int) {
-	n := len(x.text)
+func cutHead(x cutTable, rem int) (int, int) {
+	n := x.size()
 	lo, loTok := 0, 0
 	hi := -1
 	for d := gallopStart; ; d *= 2 {
@@ -265,7 +293,7 @@ func (x *textIndex) headCut(rem int) (int, int) {
 		if pos >= n {
 			pos = n
 		}
-		for pos < n && !utf8.RuneStart(x.text[pos]) {
+		for pos < n && !x.runeStart(pos) {
 			pos--
 		}
 		k := x.headRune(pos)
@@ -292,8 +320,13 @@ func (x *textIndex) headCut(rem int) (int, int) {
 			hi = mid
 		}
 	}
-	return x.hoff[lo], loTok
+	return x.headOffset(lo), loTok
 }
+
+func (x *textIndex) size() int              { return len(x.text) }
+func (x *textIndex) runeStart(pos int) bool { return utf8.RuneStart(x.text[pos]) }
+func (x *textIndex) headOffset(k int) int   { return x.hoff[k] }
+func (x *textIndex) tailOffset(j int) int   { return x.toff[j] }
 
 // buildTail (re)builds the suffix table over text[base:], base a rune start.
 func (x *textIndex) buildTail(base int) {
@@ -384,12 +417,18 @@ func (x *textIndex) suffixCount(j int) int {
 }
 
 // tailCut finds a longest suffix of text[minStart:] costing at most rem
+// tokens (see cutTail).
+func (x *textIndex) tailCut(rem, minStart int) (int, int) { return cutTail(x, rem, minStart) }
+
+// cutTail finds a longest suffix of text[minStart:] costing at most rem
 // tokens; it returns the suffix's start byte and exact token count. A start
 // equal to minStart means everything from minStart fits. Galloping from the
 // end (64, 128, ... bytes, snapped forward to code points) then bisecting over
-// code points, with the upper end fitting and the lower end not.
-func (x *textIndex) tailCut(rem, minStart int) (int, int) {
-	n := len(x.text)
+// code points, with the upper end fitting and the lower end not. Rune
+// indices may count from any origin: the bisection's midpoints are the same
+// code points whichever it is.
+func cutTail(x cutTable, rem, minStart int) (int, int) {
+	n := x.size()
 	if minStart >= n {
 		return n, 0
 	}
@@ -400,7 +439,7 @@ func (x *textIndex) tailCut(rem, minStart int) (int, int) {
 		if pos <= minStart {
 			pos = minStart
 		}
-		for pos < n && !utf8.RuneStart(x.text[pos]) {
+		for pos < n && !x.runeStart(pos) {
 			pos++
 		}
 		if pos >= hiPos && pos != minStart {
@@ -428,5 +467,5 @@ func (x *textIndex) tailCut(rem, minStart int) (int, int) {
 			lo = mid
 		}
 	}
-	return x.toff[hi], hiTok
+	return x.tailOffset(hi), hiTok
 }

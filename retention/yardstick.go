@@ -61,6 +61,13 @@ func Price(o Outcome, yard *Analysis) Priced {
 // omittedLines counts the lines of the original text blocks that the
 // outcome's kept spans do not show whole.
 func (a *Analysis) omittedLines(o Outcome) int64 {
+	if a.sketch != nil {
+		if o.plan == nil {
+			a.sketchFail()
+			return 0
+		}
+		return a.sketchOmittedLines(o.plan)
+	}
 	kept := map[int][][2]int64{}
 	for _, sp := range o.Spans {
 		if sp.Kind == SpanKept && sp.Block >= 0 && sp.Block < len(a.blocks) && a.blocks[sp.Block].kind == TypeText {
@@ -80,6 +87,19 @@ func (a *Analysis) omittedLines(o Outcome) int64 {
 // linesOutside counts the "\n"-separated lines of text that hold a byte
 // outside every kept interval.
 func linesOutside(text string, kept [][2]int64) int64 {
+	var scanned, breaks int64
+	// linesOutsideBy asks in ascending order, so the count goes on from
+	// the last answer.
+	return linesOutsideBy(int64(len(text)), kept, func(x int64) int64 {
+		breaks += int64(strings.Count(text[scanned:x], "\n"))
+		scanned = x
+		return breaks
+	})
+}
+
+// linesOutsideBy is linesOutside on a text of size bytes whose line breaks
+// before byte x are before(x), asked for ascending x.
+func linesOutsideBy(size int64, kept [][2]int64, before func(x int64) int64) int64 {
 	sort.Slice(kept, func(i, j int) bool { return kept[i][0] < kept[j][0] })
 	var gaps [][2]int64
 	var at int64
@@ -89,17 +109,14 @@ func linesOutside(text string, kept [][2]int64) int64 {
 		}
 		at = max(at, k[1])
 	}
-	if at < int64(len(text)) {
-		gaps = append(gaps, [2]int64{at, int64(len(text))})
+	if at < size {
+		gaps = append(gaps, [2]int64{at, size})
 	}
 	var n int64
-	var line, scanned int64 // line index at byte scanned
-	last := int64(-1)       // last line counted
+	last := int64(-1) // last line counted
 	for _, g := range gaps {
-		line += int64(strings.Count(text[scanned:g[0]], "\n"))
-		first := line
-		line += int64(strings.Count(text[g[0]:g[1]-1], "\n"))
-		scanned = g[1] - 1
+		first := before(g[0])
+		line := before(g[1] - 1)
 		if first == last {
 			first++
 		}

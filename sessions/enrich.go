@@ -21,7 +21,9 @@ type EnrichOptions struct {
 	Progress func(Progress)
 	// SkipSearch leaves the full-text index alone (token estimates only).
 	SkipSearch bool
-	// Sessions, when not nil, limits both phases to the results of these
+	// SkipSummaries leaves the sweep summaries alone.
+	SkipSummaries bool
+	// Sessions, when not nil, limits every phase to the results of these
 	// session rows (a watcher's pass: the sessions it wrote to, whose
 	// waiting results are the ones it added or changed, and any an earlier
 	// phase could not read back as the file moved under it); others
@@ -36,9 +38,9 @@ func (o EnrichOptions) only() string {
 }
 
 // Enrich runs the slow phases over results that lack them: token estimates
-// on each session's route, then the full-text index of redacted text. Both
-// are stored, so an unchanged result is never tokenised twice; the app is
-// usable while they run.
+// on each session's route, the full-text index of redacted text, then the
+// sweep summaries (Summarise). All are stored, so an unchanged result is
+// never tokenised twice; the app is usable while they run.
 func (d *DB) Enrich(ctx context.Context, opts EnrichOptions) error {
 	if err := d.EstimateTokens(ctx, opts); err != nil {
 		return err
@@ -46,7 +48,13 @@ func (d *DB) Enrich(ctx context.Context, opts EnrichOptions) error {
 	if opts.SkipSearch {
 		return nil
 	}
-	return d.IndexText(ctx, opts)
+	if err := d.IndexText(ctx, opts); err != nil {
+		return err
+	}
+	if opts.SkipSummaries {
+		return nil
+	}
+	return d.Summarise(ctx, opts)
 }
 
 type todo struct {
@@ -78,15 +86,16 @@ FROM tool_results r JOIN sessions s ON s.id = r.session_id JOIN files f ON f.id 
 )
 
 // pending lists the results a phase still has to do: all of them, or
-// those of opts.Sessions.
-func (d *DB) pending(ctx context.Context, opts EnrichOptions, all, of string) ([]todo, error) {
+// those of opts.Sessions (of's last parameter). args are both queries'
+// first parameters.
+func (d *DB) pending(ctx context.Context, opts EnrichOptions, all, of string, args ...any) ([]todo, error) {
 	if opts.Sessions == nil {
-		return d.todos(ctx, all)
+		return d.todos(ctx, all, args...)
 	}
 	if len(opts.Sessions) == 0 {
 		return nil, nil
 	}
-	return d.todos(ctx, of, opts.only())
+	return d.todos(ctx, of, append(args, opts.only())...)
 }
 
 func (d *DB) todos(ctx context.Context, query string, args ...any) ([]todo, error) {

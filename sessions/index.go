@@ -46,6 +46,7 @@ const (
 	PhaseStructure = "structure"
 	PhaseTokens    = "tokens"
 	PhaseSearch    = "search"
+	PhaseSummaries = "summaries"
 )
 
 // Summary is what the index holds for a set of roots (totals), plus what the

@@ -160,7 +160,7 @@ func TestCallsMigrationBeforeCompactions(t *testing.T) {
 		applied = append(applied, n)
 	}
 	rows.Close()
-	if want := []string{"0005_compactions.sql", "0006_replacements.sql", "0007_search_parts.sql", "0008_calls.sql", "0009_links_audit.sql", "0010_timeline.sql"}; !reflect.DeepEqual(applied, want) {
+	if want := []string{"0005_compactions.sql", "0006_replacements.sql", "0007_search_parts.sql", "0008_calls.sql", "0009_links_audit.sql", "0010_timeline.sql", "0011_sweep_summaries.sql"}; !reflect.DeepEqual(applied, want) {
 		t.Errorf("applied %v, want %v", applied, want)
 	}
 	if got := columns(t, d, "compactions"); !reflect.DeepEqual(got, compactionColumns) {

@@ -238,9 +238,26 @@ func (d *DB) LoadResult(ctx context.Context, id int64) (ResultRow, retention.Res
 	if err != nil {
 		return row, retention.Result{}, err
 	}
-	paths, err := d.attachmentPaths(ctx, id)
-	if err != nil {
+	if err := d.attachImages(ctx, row, &res); err != nil {
 		return row, retention.Result{}, err
+	}
+	return row, res, nil
+}
+
+// attachImages is LoadResult's second half: each image of res read back
+// for row gets its stored attachment's path, or keeps a path of its own only
+// where the file rule allows it.
+func (d *DB) attachImages(ctx context.Context, row ResultRow, res *retention.Result) error {
+	images := false
+	for _, b := range res.Content {
+		images = images || b.Type == retention.TypeImage
+	}
+	if !images {
+		return nil
+	}
+	paths, err := d.attachmentPaths(ctx, row.ID)
+	if err != nil {
+		return err
 	}
 	var rule *FileRule
 	for i := range res.Content {
@@ -264,7 +281,7 @@ func (d *DB) LoadResult(ctx context.Context, id int64) (ResultRow, retention.Res
 			}
 		}
 	}
-	return row, res, nil
+	return nil
 }
 
 // LoadOriginal reads back the complete output an indexed result's log keeps

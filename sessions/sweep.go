@@ -1,9 +1,11 @@
 package sessions
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"spillscope/retention"
@@ -95,95 +97,218 @@ type SweepOptions struct {
 	// Skipped, when set, hears about each result that could not be read
 	// back (its file changed since indexing).
 	Skipped func(ResultRow, error)
+	// Stats, when set, receives how the sweep decided its results.
+	Stats *SweepStats
 }
 
 // Sweep re-runs the retention decision on every selected result at each
-// budget (one retention.Sweep per result: tokenised once for all budgets)
-// and returns one row per budget in the order given. Results are read back
-// from their source files with images as stored attachment paths.
+// budget and returns one row per budget in the order given. A result's
+// notice names the file a re-run of it names (ReviewLocator), as the
+// window's result view has it, so a result's figures are the same there. Each result is
+// decided from its sweep summary where it has a current one that can decide
+// it exactly, and otherwise read back from its source with images as stored
+// attachment paths and decided on its text (one retention.Sweep per result:
+// tokenised once for all budgets); both give the same figures.
 func (d *DB) Sweep(ctx context.Context, budgets []int64, opts SweepOptions) ([]SweepRow, error) {
 	out := make([]SweepRow, len(budgets))
 	for i, b := range budgets {
 		out[i].Budget = b
 	}
-	var mu sync.Mutex
-	err := d.eachResult(ctx, opts, func(r ResultRow, res retention.Result, route string) error {
-		outs, err := retention.Sweep(res, budgets, retention.Options{Policy: opts.Policy, Estimator: opts.Estimator, Route: route, ToolName: r.ToolName, ReadTools: opts.ReadTools})
-		if err != nil {
-			return err
+	ro := retention.Options{Policy: opts.Policy, Estimator: opts.Estimator, ReadTools: opts.ReadTools}
+	settings := make([]retention.Settings, len(budgets))
+	var pol retention.Policy
+	for i := range budgets {
+		var err error
+		if pol, settings[i], err = ro.Settings(&budgets[i]); err != nil {
+			return nil, fmt.Errorf("sessions: sweep at %d: %w", budgets[i], err)
 		}
+	}
+	// Budgets in ascending order: under a budget-monotone policy a result
+	// within one budget is decided once for every larger one.
+	order := make([]int, len(budgets))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(budgets[x], budgets[y]) })
+	var mu sync.Mutex
+	add := func(outs []retention.Outcome, r ResultRow) {
 		mu.Lock()
 		defer mu.Unlock()
 		for i := range outs {
 			out[i].AddOutcome(&outs[i], r)
 		}
+	}
+	sketch := func(r ResultRow, sum *retention.Summary, route string) bool {
+		est, err := retention.EstimatorFor(opts.Estimator, route)
+		if err != nil {
+			return false
+		}
+		sk, err := sum.Sketch(est, retention.Call{ToolName: r.ToolName, ReadTools: opts.ReadTools, Spill: retention.SpillRef{Locator: ReviewLocator(r)}})
+		if err != nil {
+			return false
+		}
+		outs := make([]retention.Outcome, len(settings))
+		var same *retention.Outcome
+		for _, i := range order {
+			if same != nil {
+				outs[i] = *same
+				outs[i].Budget = &budgets[i]
+				continue
+			}
+			if outs[i] = sk.Run(pol, settings[i]); sk.SketchFailed() {
+				return false
+			}
+			if retention.SameAbove(pol, outs[i]) {
+				same = &outs[i]
+			}
+		}
+		add(outs, r)
+		return true
+	}
+	exact := func(r ResultRow, res retention.Result, route string) error {
+		o := ro
+		o.Route, o.ToolName, o.SpillPath = route, r.ToolName, ReviewLocator(r)
+		outs, err := retention.Sweep(res, budgets, o)
+		if err != nil {
+			return err
+		}
+		add(outs, r)
 		return nil
-	})
-	if err != nil {
+	}
+	if err := d.eachResult(ctx, opts, sketch, exact); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// eachResult reads every result opts selects back from its source, on
-// opts.Workers goroutines, and calls fn with it and the route it is priced
-// on; fn runs concurrently. A result that cannot be read back goes to
-// opts.Skipped; the first error fn returns is the sweep's error, naming the
-// result.
-func (d *DB) eachResult(ctx context.Context, opts SweepOptions, fn func(r ResultRow, res retention.Result, route string) error) error {
-	rows, err := d.Results(ctx, opts.Filter)
-	if err != nil {
-		return err
-	}
-	return d.eachRow(ctx, rows, opts, fn)
+// eachResult decides every result opts selects, on opts.Workers
+// goroutines: through sketch from its summary when it has a current one on
+// the route it is priced on and sketch takes it (returns true), else
+// through exact on its content read back from its source. Both run
+// concurrently. A result that cannot be read back goes to opts.Skipped; the
+// first error exact returns is the sweep's error, naming the result.
+// opts.Stats, when set, receives how the results were decided.
+func (d *DB) eachResult(ctx context.Context, opts SweepOptions, sketch func(r ResultRow, sum *retention.Summary, route string) bool,
+	exact func(r ResultRow, res retention.Result, route string) error) error {
+	return d.decideRows(ctx, opts, func(fn func(ResultRow, storedSummary)) error {
+		return d.eachSweepRow(ctx, opts.Filter, fn)
+	}, sketch, exact)
 }
 
-// eachRow is eachResult over rows already listed (opts.Filter unused).
+// eachRow reads every one of rows (already listed; opts.Filter unused)
+// back from its source, on opts.Workers goroutines, and calls fn with it
+// and the route it is priced on; fn runs concurrently, with eachResult's
+// rules for unreadable results and errors.
 func (d *DB) eachRow(ctx context.Context, rows []ResultRow, opts SweepOptions, fn func(r ResultRow, res retention.Result, route string) error) error {
+	return d.decideRows(ctx, opts, func(emit func(ResultRow, storedSummary)) error {
+		for _, r := range rows {
+			emit(r, storedSummary{})
+		}
+		return nil
+	}, nil, fn)
+}
+
+// decideRows is eachResult over the rows list hands it (with their stored
+// summaries); a nil sketch reads every result back.
+func (d *DB) decideRows(ctx context.Context, opts SweepOptions, list func(func(ResultRow, storedSummary)) error,
+	sketch func(r ResultRow, sum *retention.Summary, route string) bool,
+	exact func(r ResultRow, res retention.Result, route string) error) error {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
+	type job struct {
+		r ResultRow
+		s storedSummary
+	}
 	var mu sync.Mutex
 	var firstErr error
-	jobs := make(chan ResultRow)
+	var stats SweepStats
+	pending := make([]job, 0, 64)
+	decideOne := func(jb job, st *SweepStats, buf *retention.SummaryBuffers) {
+		r := jb.r
+		route := opts.Route
+		if route == "" {
+			route = r.Route
+		}
+		if sketch == nil {
+			st.NoSummary++
+		} else if sum, ok := jb.s.current(r, route, buf); ok {
+			if sketch(r, sum, route) {
+				st.Summarised++
+				st.Results++
+				return
+			}
+			st.Declined++
+		} else {
+			st.NoSummary++
+		}
+		full, res, err := d.LoadResult(ctx, r.ID)
+		if err != nil {
+			if opts.Skipped != nil {
+				if full.ID == 0 {
+					full = r
+				}
+				mu.Lock()
+				opts.Skipped(full, err)
+				mu.Unlock()
+			}
+			return
+		}
+		if err := exact(r, res, route); err != nil {
+			mu.Lock()
+			if firstErr == nil {
+				firstErr = fmt.Errorf("sessions: sweep result %d: %w", r.ID, err)
+			}
+			mu.Unlock()
+			return
+		}
+		st.Results++
+	}
+	// Results go to the workers in batches: most are decided in
+	// microseconds, less than handing one over costs.
+	jobs := make(chan []job, 4)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for r := range jobs {
-				_, res, err := d.LoadResult(ctx, r.ID)
-				if err != nil {
-					if opts.Skipped != nil {
-						mu.Lock()
-						opts.Skipped(r, err)
-						mu.Unlock()
-					}
-					continue
-				}
-				route := opts.Route
-				if route == "" {
-					route = r.Route
-				}
-				if err := fn(r, res, route); err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = fmt.Errorf("sessions: sweep result %d: %w", r.ID, err)
-					}
-					mu.Unlock()
+			var st SweepStats
+			buf := new(retention.SummaryBuffers)
+			for batch := range jobs {
+				for _, jb := range batch {
+					decideOne(jb, &st, buf)
 				}
 			}
+			mu.Lock()
+			stats.Results += st.Results
+			stats.Summarised += st.Summarised
+			stats.NoSummary += st.NoSummary
+			stats.Declined += st.Declined
+			mu.Unlock()
 		}()
 	}
-	for _, r := range rows {
+	err := list(func(r ResultRow, s storedSummary) {
 		if ctx.Err() != nil {
-			break
+			return
 		}
-		jobs <- r
+		pending = append(pending, job{r, s})
+		if len(pending) == cap(pending) {
+			jobs <- pending
+			pending = make([]job, 0, cap(pending))
+		}
+	})
+	if len(pending) > 0 && ctx.Err() == nil {
+		jobs <- pending
 	}
 	close(jobs)
 	wg.Wait()
+	if opts.Stats != nil {
+		*opts.Stats = stats
+	}
+	if err != nil {
+		return err
+	}
 	if firstErr != nil {
 		return firstErr
 	}
@@ -273,38 +398,18 @@ func (d *DB) SweepPolicies(ctx context.Context, specs []SweepSpec, opts SweepOpt
 			out[i].Rows[j].Budget = b
 		}
 	}
+	type counted struct {
+		o retention.Outcome
+		p retention.Priced
+	}
 	var mu sync.Mutex
-	err := d.eachResult(ctx, opts, func(r ResultRow, res retention.Result, route string) error {
-		src := retention.Analyses(res, route, retention.AnalyseOptions{Call: retention.Call{ToolName: r.ToolName}})
-		yard, err := src(opts.Estimator)
-		if err != nil {
-			return err
-		}
-		type counted struct {
-			o retention.Outcome
-			p retention.Priced
-		}
-		got := make([][]*counted, len(preps))
-		for i, pr := range preps {
-			a, err := src(pr.pol.Info().Estimator)
-			if err != nil {
-				return err
-			}
-			got[i] = make([]*counted, len(pr.settings))
-			for j, s := range pr.settings {
-				if out[i].Rows[j].Error != "" {
-					continue
-				}
-				o := a.Run(pr.pol, s)
-				got[i][j] = &counted{o, retention.Price(o, yard)}
-			}
-		}
+	add := func(got [][]*counted, yard string, r ResultRow) {
 		mu.Lock()
 		defer mu.Unlock()
 		for i := range got {
-			switch name := yard.Estimator().Name(); out[i].Yardstick {
-			case "", name:
-				out[i].Yardstick = name
+			switch out[i].Yardstick {
+			case "", yard:
+				out[i].Yardstick = yard
 			default:
 				out[i].Yardstick = YardstickPerRoute
 			}
@@ -314,9 +419,67 @@ func (d *DB) SweepPolicies(ctx context.Context, specs []SweepSpec, opts SweepOpt
 				}
 			}
 		}
+	}
+	// decide runs every spec on one result's Analyses; ok is false when a
+	// sketch among them could not decide exactly.
+	decide := func(src retention.AnalysisSource) (got [][]*counted, yard string, ok bool, err error) {
+		ya, err := src(opts.Estimator)
+		if err != nil {
+			return nil, "", false, err
+		}
+		got = make([][]*counted, len(preps))
+		for i, pr := range preps {
+			a, err := src(pr.pol.Info().Estimator)
+			if err != nil {
+				return nil, "", false, err
+			}
+			got[i] = make([]*counted, len(pr.settings))
+			for j, s := range pr.settings {
+				if out[i].Rows[j].Error != "" {
+					continue
+				}
+				o := a.Run(pr.pol, s)
+				got[i][j] = &counted{o, retention.Price(o, ya)}
+				if a.SketchFailed() || ya.SketchFailed() {
+					return nil, "", false, nil
+				}
+			}
+		}
+		return got, ya.Estimator().Name(), true, nil
+	}
+	sketch := func(r ResultRow, sum *retention.Summary, route string) bool {
+		built := map[string]*retention.Analysis{}
+		src := func(estimator string) (*retention.Analysis, error) {
+			est, err := retention.EstimatorFor(estimator, route)
+			if err != nil {
+				return nil, err
+			}
+			if a, ok := built[est.Name()]; ok {
+				return a, nil
+			}
+			a, err := sum.Sketch(est, retention.Call{ToolName: r.ToolName, Spill: retention.SpillRef{Locator: ReviewLocator(r)}})
+			if err != nil {
+				return nil, err
+			}
+			built[est.Name()] = a
+			return a, nil
+		}
+		got, yard, ok, err := decide(src)
+		if err != nil || !ok {
+			return false
+		}
+		add(got, yard, r)
+		return true
+	}
+	exact := func(r ResultRow, res retention.Result, route string) error {
+		got, yard, _, err := decide(retention.Analyses(res, route, retention.AnalyseOptions{Call: retention.Call{ToolName: r.ToolName, Spill: retention.SpillRef{Locator: ReviewLocator(r)}}}))
+		if err != nil {
+			return err
+		}
+		add(got, yard, r)
 		return nil
-	})
-	if err != nil {
+	}
+	if err := d.eachResult(ctx, opts, sketch, exact); err != nil {
 		return nil, err
 	}
 	return out, nil

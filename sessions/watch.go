@@ -128,7 +128,7 @@ type WatchOptions struct {
 	// search phases run over every result waiting (as index does), not
 	// only over the sessions it wrote to.
 	CatchUp, EnrichWaiting bool
-	// Enrich tunes the token and search phases of each pass (its
+	// Enrich tunes the token, search and summaries phases of each pass (its
 	// Sessions are the pass's own); SkipEnrich leaves them out.
 	Enrich     EnrichOptions
 	SkipEnrich bool

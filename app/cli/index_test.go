@@ -168,7 +168,8 @@ func TestSweepCommand(t *testing.T) {
 	if len(lines) != len(budgets) {
 		t.Fatalf("%d lines, want one per budget: %s", len(lines), out.String())
 	}
-	// Independently: Retain at each budget on every result read back.
+	// Independently: Retain at each budget on every result read back, its
+	// notice naming the file a re-run names (as the window's result view).
 	d, err := sessions.Open(db)
 	if err != nil {
 		t.Fatal(err)
@@ -190,7 +191,7 @@ func TestSweepCommand(t *testing.T) {
 				t.Fatal(err)
 			}
 			bb := b
-			o, err := retention.Retain(res, retention.Options{Budget: &bb, Route: r.Route, ToolName: r.ToolName})
+			o, err := retention.Retain(res, retention.Options{Budget: &bb, Route: r.Route, ToolName: r.ToolName, SpillPath: sessions.ReviewLocator(r)})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,7 @@ import * as LinksSvc from '../wailsjs/go/app/Links';
 import * as DesktopSvc from '../wailsjs/go/app/Desktop';
 import * as ExportsSvc from '../wailsjs/go/app/Exports';
 import { ClipboardSetText, EventsOn } from '../wailsjs/runtime/runtime';
-import { app } from '../wailsjs/go/models';
+import { app, sessions } from '../wailsjs/go/models';
 import type { Params } from '../i18n';
 
 export type AppInfo = app.Info;
@@ -38,6 +38,10 @@ export type CompareView = app.CompareView;
 export type CompareColumn = app.CompareColumn;
 export type SweepPoliciesRequest = app.SweepPoliciesRequest;
 export type SweepSeries = app.SweepSeries;
+export type SweepCutsRequest = app.SweepCutsRequest;
+export type CutList = sessions.CutList;
+export type CutRow = sessions.CutRow;
+export type CutFigures = sessions.CutFigures;
 export type LinkRow = app.LinkRow;
 export type LinkQuery = app.LinkQuery;
 export type IndexStatus = app.IndexStatus;
@@ -155,6 +159,8 @@ export interface Bridge {
   compare(req: Partial<CompareRequest>): Promise<CompareView>;
   /** sweepPolicies sweeps several policies over one scope: one series each. */
   sweepPolicies(req: Partial<SweepPoliciesRequest>): Promise<SweepSeries[]>;
+  /** sweepCuts lists the results one budget of a sweep cuts, and with against how each fares at another budget. */
+  sweepCuts(req: Partial<SweepCutsRequest>): Promise<CutList>;
   listLinks(q: Partial<LinkQuery>): Promise<LinkPage>;
   checkLink(uri: string): Promise<LinkRow>;
   /** linkFacets lists the links filters' values with their counts (sessionId 0: every link). */
@@ -223,6 +229,12 @@ const direct: Bridge = {
   sweepPolicies: (req) =>
     RetentionSvc.SweepPolicies(
       app.SweepPoliciesRequest.createFrom({ resultId: 0, sessionId: 0, budgets: [], columns: [], route: '', estimator: '', ...req }),
+    ),
+  sweepCuts: (req) =>
+    RetentionSvc.SweepCuts(
+      app.SweepCutsRequest.createFrom({
+        resultId: 0, sessionId: 0, budget: 0, route: '', policy: '', params: {}, estimator: '', series: false, ...req,
+      }),
     ),
   listLinks: (q) =>
     LinksSvc.List(app.LinkQuery.createFrom({ onlyHidden: false, sessionId: 0, reason: '', family: '', host: '', class: '', limit: 0, offset: 0, ...q })),

@@ -29,9 +29,18 @@ describe('nav store', () => {
     expect(showsResult(get(n))).toBe(true);
     n.back();
     expect(get(n)).toMatchObject({ screen: 'largest', resultId: 0 });
-    n.go('sweep');
+    n.go('playground');
     n.openResult(6);
     expect(get(n)).toMatchObject({ screen: 'sessions', from: 'sessions', resultId: 6 });
+  });
+  it('opens a result the sweep cut in place, and back returns to the cut list', () => {
+    const n = createNavStore();
+    n.go('sweep');
+    n.openResult(7, null);
+    expect(get(n)).toEqual({ screen: 'sweep', session: null, resultId: 7, from: 'sweep', focus: null });
+    expect(showsResult(get(n))).toBe(true);
+    n.back();
+    expect(get(n)).toMatchObject({ screen: 'sweep', resultId: 0 });
   });
   it('choosing the current screen again returns to its list; other screens keep the place', () => {
     const n = createNavStore();

@@ -7,8 +7,8 @@ export type Screen = 'largest' | 'sessions' | 'search' | 'sweep' | 'links' | 'pl
 /** screens are the sidebar's places, in its order. */
 export const screens: Screen[] = ['largest', 'sessions', 'search', 'sweep', 'links', 'playground', 'settings'];
 
-/** listScreens are the screens whose rows open a result in place. */
-const listScreens: Screen[] = ['largest', 'sessions', 'search', 'links'];
+/** listScreens are the screens whose rows open a result in place (the sweep's cut list among them). */
+const listScreens: Screen[] = ['largest', 'sessions', 'search', 'links', 'sweep'];
 
 export function isScreen(v: unknown): v is Screen {
   return typeof v === 'string' && (screens as string[]).includes(v);

@@ -37,6 +37,7 @@ export function fakeBridge(over: Partial<Bridge> = {}): Bridge {
     sweep: unset('sweep'),
     compare: unset('compare'),
     sweepPolicies: unset('sweepPolicies'),
+    sweepCuts: unset('sweepCuts'),
     listLinks: unset('listLinks'),
     checkLink: unset('checkLink'),
     linkFacets: () => Promise.resolve({ reasons: [], families: [], hosts: [] } as unknown as LinkFacets),

@@ -2131,6 +2131,34 @@ export namespace app {
 	        this.reveal = source["reveal"];
 	    }
 	}
+	export class SweepCutsRequest {
+	    resultId: number;
+	    sessionId: number;
+	    budget: number;
+	    against?: number;
+	    route: string;
+	    policy: string;
+	    params: {[key: string]: string};
+	    estimator: string;
+	    series: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SweepCutsRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resultId = source["resultId"];
+	        this.sessionId = source["sessionId"];
+	        this.budget = source["budget"];
+	        this.against = source["against"];
+	        this.route = source["route"];
+	        this.policy = source["policy"];
+	        this.params = source["params"];
+	        this.estimator = source["estimator"];
+	        this.series = source["series"];
+	    }
+	}
 	
 	
 	export class SweepRow {
@@ -2402,6 +2430,156 @@ export namespace app {
 	
 	
 	
+	
+
+}
+
+export namespace sessions {
+	
+	export class CutFigures {
+	    budget: number;
+	    status: string;
+	    cut: boolean;
+	    tokensAfter: number;
+	    tokensAfterLowerBound?: boolean;
+	    omittedBytes: number;
+	    omittedImages: number;
+	    lostBytes: number;
+	    lostLines: number;
+	    lostImages: number;
+	    recoverable: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new CutFigures(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.budget = source["budget"];
+	        this.status = source["status"];
+	        this.cut = source["cut"];
+	        this.tokensAfter = source["tokensAfter"];
+	        this.tokensAfterLowerBound = source["tokensAfterLowerBound"];
+	        this.omittedBytes = source["omittedBytes"];
+	        this.omittedImages = source["omittedImages"];
+	        this.lostBytes = source["lostBytes"];
+	        this.lostLines = source["lostLines"];
+	        this.lostImages = source["lostImages"];
+	        this.recoverable = source["recoverable"];
+	    }
+	}
+	export class SweepStats {
+	    results: number;
+	    summarised: number;
+	    noSummary: number;
+	    declined: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SweepStats(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.results = source["results"];
+	        this.summarised = source["summarised"];
+	        this.noSummary = source["noSummary"];
+	        this.declined = source["declined"];
+	    }
+	}
+	export class CutRow {
+	    resultId: number;
+	    sessionRowId: number;
+	    sessionId: string;
+	    project: string;
+	    toolName: string;
+	    tokensBefore: number;
+	    tokensBeforeExact: boolean;
+	    at: CutFigures;
+	    against?: CutFigures;
+	    change?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CutRow(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resultId = source["resultId"];
+	        this.sessionRowId = source["sessionRowId"];
+	        this.sessionId = source["sessionId"];
+	        this.project = source["project"];
+	        this.toolName = source["toolName"];
+	        this.tokensBefore = source["tokensBefore"];
+	        this.tokensBeforeExact = source["tokensBeforeExact"];
+	        this.at = this.convertValues(source["at"], CutFigures);
+	        this.against = this.convertValues(source["against"], CutFigures);
+	        this.change = source["change"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class CutList {
+	    policy: string;
+	    budget: number;
+	    against?: number;
+	    unit: string;
+	    estimator: string;
+	    results: number;
+	    rows: CutRow[];
+	    only: number;
+	    stats: SweepStats;
+	
+	    static createFrom(source: any = {}) {
+	        return new CutList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.policy = source["policy"];
+	        this.budget = source["budget"];
+	        this.against = source["against"];
+	        this.unit = source["unit"];
+	        this.estimator = source["estimator"];
+	        this.results = source["results"];
+	        this.rows = this.convertValues(source["rows"], CutRow);
+	        this.only = source["only"];
+	        this.stats = this.convertValues(source["stats"], SweepStats);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 
 }

@@ -30,6 +30,10 @@ export function Sweep(arg1) {
   return window['go']['app']['Retention']['Sweep'](arg1);
 }
 
+export function SweepCuts(arg1) {
+  return window['go']['app']['Retention']['SweepCuts'](arg1);
+}
+
 export function SweepPolicies(arg1) {
   return window['go']['app']['Retention']['SweepPolicies'](arg1);
 }
