@@ -59,12 +59,13 @@ describe(`lists over ${sessions} sessions and ${results} results`, { skip: skipR
   const open = (nav, rowTestid) =>
     page.evaluate(
       ({ nav, rowTestid }) =>
-        new Promise((resolve) => {
+        new Promise((resolve, reject) => {
           performance.mark(`open-${nav}`);
           const t0 = performance.now();
           document.querySelector(`[data-testid=${nav}]`).click();
           const tick = () => {
             if (document.querySelector(`[data-testid=${rowTestid}]`)) requestAnimationFrame(() => resolve(performance.now() - t0));
+            else if (performance.now() - t0 > 60000) reject(new Error(`no ${rowTestid} painted 60 s after opening ${nav}: ${document.querySelector('main')?.innerText.slice(0, 300)}`));
             else requestAnimationFrame(tick);
           };
           tick();
@@ -118,13 +119,14 @@ describe(`lists over ${sessions} sessions and ${results} results`, { skip: skipR
   const jumpToEnd = (tableTestid, rowTestid) =>
     page.evaluate(
       ({ tableTestid, rowTestid }) =>
-        new Promise((resolve) => {
+        new Promise((resolve, reject) => {
           const el = document.querySelector(`[data-testid=${tableTestid}]`);
           const last = Number(el.dataset.total) - 1;
           const t0 = performance.now();
           el.scrollTop = el.scrollHeight;
           const tick = () => {
             if (el.querySelector(`[data-testid=${rowTestid}][data-index="${last}"]`)) requestAnimationFrame(() => resolve(performance.now() - t0));
+            else if (performance.now() - t0 > 60000) reject(new Error(`row ${last} of ${tableTestid} not painted 60 s after a jump to the end (total now ${el.dataset.total})`));
             else {
               el.scrollTop = el.scrollHeight; // heights measured on the way change the end
               requestAnimationFrame(tick);
@@ -151,7 +153,7 @@ describe(`lists over ${sessions} sessions and ${results} results`, { skip: skipR
     await page.reload();
     const at = await page.evaluate(
       () =>
-        new Promise((resolve) => {
+        new Promise((resolve, reject) => {
           const tick = () =>
             document.querySelector('[data-testid=largest-row]')
               ? requestAnimationFrame(() =>
@@ -161,7 +163,9 @@ describe(`lists over ${sessions} sessions and ${results} results`, { skip: skipR
                     domContentLoaded: performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? NaN,
                   }),
                 )
-              : requestAnimationFrame(tick);
+              : performance.now() > 60000
+                ? reject(new Error('no largest row 60 s after the reload'))
+                : requestAnimationFrame(tick);
           tick();
         }),
     );
@@ -201,10 +205,15 @@ describe(`lists over ${sessions} sessions and ${results} results`, { skip: skipR
     await page.getByTestId('result-search-input').fill('the');
     const ms = await page.evaluate(
       () =>
-        new Promise((resolve) => {
+        new Promise((resolve, reject) => {
           const t0 = performance.now();
           document.querySelector('[data-testid=result-search-go]').click();
-          const tick = () => (document.querySelector('[data-testid=search-row]') ? requestAnimationFrame(() => resolve(performance.now() - t0)) : requestAnimationFrame(tick));
+          const tick = () =>
+            document.querySelector('[data-testid=search-row]')
+              ? requestAnimationFrame(() => resolve(performance.now() - t0))
+              : performance.now() - t0 > 60000
+                ? reject(new Error('no search row 60 s after the search'))
+                : requestAnimationFrame(tick);
           tick();
         }),
     );

@@ -98,7 +98,8 @@ describe('screens over a sample corpus', { skip: skipReason ? `sample corpus una
     await page.getByTestId('result-search-go').click();
     await page.getByTestId('search-open').first().click();
     await page.getByTestId('result-view').waitFor({ timeout: 20000 });
-    assert.match(await page.getByTestId('result-view').textContent(), /panic recovered/);
+    // The view opens at once and fills in when Go answers.
+    await waitFor(async () => /panic recovered/.test(await page.getByTestId('result-view').textContent()), 'the result view to show the matched text', 20000);
     await page.getByTestId('result-back').click();
     await page.getByTestId('search-row').first().waitFor();
     await page.getByTestId('nav-sessions').click();
