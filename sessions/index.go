@@ -988,12 +988,12 @@ func (d *DB) writeFile(ctx context.Context, c candidate, prev *fileRow, st ReadS
 		return fmt.Errorf("sessions: index %s: %w", c.path, err)
 	}
 	defer tx.Rollback()
-	sc := &stmtCache{ctx: ctx, tx: tx}
+	sc := &stmtCache{ctx: ctx, d: d, tx: tx}
 	defer sc.close()
-	w := &fileWriter{ctx: ctx, tx: tx, sc: sc, c: c, mode: st.Mode, change: ch}
+	w := &fileWriter{ctx: ctx, tx: sc, sc: sc, c: c, mode: st.Mode, change: ch}
 	now := time.Now().UTC().Format(time.RFC3339)
 	if prev == nil {
-		err = tx.QueryRowContext(ctx, `INSERT INTO files (path, root, harness, size, mtime_ns, cursor, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+		err = sc.QueryRowContext(ctx, `INSERT INTO files (path, root, harness, size, mtime_ns, cursor, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (path) DO NOTHING RETURNING id`,
 			c.path, c.root, c.harness, c.size, c.mtime, st.Cursor, now).Scan(&w.fileID)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -1002,7 +1002,7 @@ ON CONFLICT (path) DO NOTHING RETURNING id`,
 	} else {
 		w.fileID = prev.id
 		var res sql.Result
-		res, err = tx.ExecContext(ctx, `UPDATE files SET root = ?, harness = ?, size = ?, mtime_ns = ?, cursor = ?, indexed_at = ?
+		res, err = sc.ExecContext(ctx, `UPDATE files SET root = ?, harness = ?, size = ?, mtime_ns = ?, cursor = ?, indexed_at = ?
 WHERE id = ? AND harness = ? AND size = ? AND mtime_ns = ? AND cursor = ?`,
 			c.root, c.harness, c.size, c.mtime, st.Cursor, now, w.fileID, prev.harness, prev.size, prev.mtime, prev.cursor)
 		if err == nil {
@@ -1013,7 +1013,7 @@ WHERE id = ? AND harness = ? AND size = ? AND mtime_ns = ? AND cursor = ?`,
 		if err == nil && prev.harness != c.harness {
 			// Another harness reads the file now: the sessions the old one
 			// made of it (and their results) are not this one's.
-			_, err = tx.ExecContext(ctx, `DELETE FROM sessions WHERE file_id = ?`, w.fileID)
+			_, err = sc.ExecContext(ctx, `DELETE FROM sessions WHERE file_id = ?`, w.fileID)
 		}
 	}
 	if err != nil {
@@ -1039,8 +1039,9 @@ WHERE id = ? AND harness = ? AND size = ? AND mtime_ns = ? AND cursor = ?`,
 // fileWriter writes one source's pass; its steps run in order in one
 // transaction.
 type fileWriter struct {
-	ctx    context.Context
-	tx     *sql.Tx
+	ctx context.Context
+	// tx and sc are the same: the transaction through its statements.
+	tx     *stmtCache
 	sc     *stmtCache
 	c      candidate
 	fileID int64
@@ -1182,7 +1183,7 @@ WHERE session_id = ? AND est_tokens IS NOT NULL AND COALESCE(est_route, '') <> ?
 			return 0, m, fmt.Errorf("route change: %w", err)
 		}
 		if old.Route != route {
-			if err := reapprox(w.ctx, w.tx, row, route); err != nil {
+			if err := reapprox(w.ctx, w.tx.tx, row, route); err != nil {
 				return 0, m, fmt.Errorf("route change: %w", err)
 			}
 		}
@@ -1487,10 +1488,15 @@ WHERE file_id = ?1`, w.fileID, EventAPIError, EventTurnAborted)
 	return nil
 }
 
-// stmtCache prepares each statement once per transaction: a file with
-// thousands of results would otherwise re-prepare the same SQL per row.
+// stmtCache is a transaction's view of the statements its writer runs:
+// each is prepared once on the DB (DB.prepared) and bound to the
+// transaction once, so a pass over thousands of files neither re-parses the
+// same SQL per row nor per file. It also answers the writer's one-off
+// queries (ExecContext, QueryContext, QueryRowContext) through the same
+// statements.
 type stmtCache struct {
 	ctx context.Context
+	d   *DB
 	tx  *sql.Tx
 	m   map[string]*sql.Stmt
 }
@@ -1499,10 +1505,11 @@ func (c *stmtCache) prepare(query string) (*sql.Stmt, error) {
 	if st, ok := c.m[query]; ok {
 		return st, nil
 	}
-	st, err := c.tx.PrepareContext(c.ctx, query)
+	parent, err := c.d.prepared(c.ctx, query)
 	if err != nil {
 		return nil, err
 	}
+	st := c.tx.StmtContext(c.ctx, parent)
 	if c.m == nil {
 		c.m = map[string]*sql.Stmt{}
 	}
@@ -1511,29 +1518,78 @@ func (c *stmtCache) prepare(query string) (*sql.Stmt, error) {
 }
 
 func (c *stmtCache) exec(query string, args ...any) error {
-	st, err := c.prepare(query)
-	if err != nil {
-		return err
-	}
-	_, err = st.ExecContext(c.ctx, args...)
+	_, err := c.ExecContext(c.ctx, query, args...)
 	return err
 }
 
-// insert runs an INSERT through the cache and returns the new row's id.
-func (c *stmtCache) insert(query string, args ...any) (int64, error) {
+// ExecContext runs query in the transaction through its cached statement.
+func (c *stmtCache) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	st, err := c.prepare(query)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	res, err := st.ExecContext(c.ctx, args...)
+	return st.ExecContext(ctx, args...)
+}
+
+// QueryContext runs query in the transaction through its cached statement.
+func (c *stmtCache) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st, err := c.prepare(query)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+// QueryRowContext runs query in the transaction through its cached
+// statement; a failed prepare surfaces from Scan, as with sql.Tx.
+func (c *stmtCache) QueryRowContext(ctx context.Context, query string, args ...any) rowScanner {
+	st, err := c.prepare(query)
+	if err != nil {
+		return errRow{err}
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+// rowScanner is what QueryRowContext returns: a row, or the prepare error.
+type rowScanner interface{ Scan(dest ...any) error }
+
+type errRow struct{ err error }
+
+func (r errRow) Scan(...any) error { return r.err }
+
+// insert runs an INSERT through the cache and returns the new row's id.
+func (c *stmtCache) insert(query string, args ...any) (int64, error) {
+	res, err := c.ExecContext(c.ctx, query, args...)
 	if err != nil {
 		return 0, err
 	}
 	return res.LastInsertId()
 }
 
+// close releases the transaction's bindings; the DB keeps the statements.
 func (c *stmtCache) close() {
 	for _, st := range c.m {
 		st.Close()
 	}
+}
+
+// prepared is query prepared once on the DB, for every transaction's
+// stmtCache to bind (database/sql reuses it on a connection it was already
+// prepared on). Only the writer's constant SQL comes here, so the set stays
+// small.
+func (d *DB) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+	d.stmtMu.Lock()
+	defer d.stmtMu.Unlock()
+	if st, ok := d.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := d.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if d.stmts == nil {
+		d.stmts = map[string]*sql.Stmt{}
+	}
+	d.stmts[query] = st
+	return st, nil
 }

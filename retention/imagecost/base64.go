@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unsafe"
 )
 
 // DecodeBase64 decodes image data the way every reader of tool results must:
@@ -15,10 +16,14 @@ import (
 // through Base64Reader, which SniffBase64 and the streaming attachment store
 // read too. Errors wrap ErrBase64.
 func DecodeBase64(data string) ([]byte, error) {
-	r, err := Base64Reader(data)
+	payload, err := base64Payload(data)
 	if err != nil {
 		return nil, err
 	}
+	if out, ok := decodePlain(payload); ok {
+		return out, nil
+	}
+	r := newBase64Reader(payload)
 	out := make([]byte, 0, base64.RawStdEncoding.DecodedLen(len(data)))
 	buf := make([]byte, 32<<10)
 	for {
@@ -39,16 +44,51 @@ func DecodeBase64(data string) ([]byte, error) {
 // character is an error wrapping ErrBase64 from Read, after the bytes
 // before it.
 func Base64Reader(data string) (io.Reader, error) {
+	payload, err := base64Payload(data)
+	if err != nil {
+		return nil, err
+	}
+	return newBase64Reader(payload), nil
+}
+
+func newBase64Reader(payload string) io.Reader {
+	return &b64Source{r: base64.NewDecoder(base64.RawStdEncoding, &b64Filter{s: payload})}
+}
+
+// decodePlain is DecodeBase64's fast path for the common shape: the
+// standard alphabet, its padding only at the end. The filter (b64Filter)
+// reads such data unchanged but for the padding and the line breaks the
+// standard decoder also skips, so a successful one-shot decode returns the
+// same bytes; anything else (whitespace, the URL-safe alphabet, a bad
+// character, '=' inside) fails here and goes the filtered way, which
+// reports the fault as before.
+func decodePlain(payload string) ([]byte, bool) {
+	s := strings.TrimRight(payload, "=")
+	if strings.IndexByte(s, '=') >= 0 || s == "" {
+		return nil, false
+	}
+	out := make([]byte, base64.RawStdEncoding.DecodedLen(len(s)))
+	// The decoder only reads its source: the string's bytes are not copied.
+	n, err := base64.RawStdEncoding.Decode(out, unsafe.Slice(unsafe.StringData(s), len(s)))
+	if err != nil {
+		return nil, false
+	}
+	return out[:n], true
+}
+
+// base64Payload is data without surrounding whitespace and any data-URL
+// prefix; an empty payload is an error.
+func base64Payload(data string) (string, error) {
 	data = strings.TrimSpace(data)
 	if strings.HasPrefix(data, "data:") {
 		comma := strings.IndexByte(data, ',')
 		if comma < 0 {
-			return nil, fmt.Errorf("%w: data URL without a comma", ErrBase64)
+			return "", fmt.Errorf("%w: data URL without a comma", ErrBase64)
 		}
 		data = strings.TrimSpace(data[comma+1:])
 	}
 	if data == "" {
-		return nil, fmt.Errorf("%w: empty", ErrBase64)
+		return "", fmt.Errorf("%w: empty", ErrBase64)
 	}
-	return &b64Source{r: base64.NewDecoder(base64.RawStdEncoding, &b64Filter{s: data})}, nil
+	return data, nil
 }
