@@ -306,9 +306,16 @@ func (d *DB) indexCandidates(ctx context.Context, cands []candidate, prev map[st
 	changed := 0
 	pg := Progress{Phase: PhaseStructure, FilesTotal: len(cands), BytesTotal: total}
 	lastReport := time.Now()
+	b := &writeBatch{d: d, onChange: opts.OnChange}
+	defer b.rollback()
 	for _, c := range cands {
 		if err := ctx.Err(); err != nil {
-			return 0, err
+			return 0, errors.Join(err, b.commit())
+		}
+		if b.due(c.size) {
+			if err := b.commit(); err != nil {
+				return 0, err
+			}
 		}
 		var pr *fileRow
 		if r, ok := prev[c.path]; ok {
@@ -325,15 +332,17 @@ func (d *DB) indexCandidates(ctx context.Context, cands []candidate, prev map[st
 			q.Bytes, q.Elapsed = base+min(done, c.size), time.Since(started)
 			opts.Progress(q)
 		}
-		ch, wrote, err := d.indexFile(ctx, c, pr, roots, onRead)
+		ch, wrote, err := d.indexFileIn(ctx, b, c, pr, roots, onRead)
 		if err != nil {
-			return 0, err
+			// What the batch wrote before this file stands, as each file
+			// did when it had a transaction of its own.
+			return 0, errors.Join(err, b.commit())
 		}
 		if wrote {
 			changed++
 		}
-		if (wrote || ch.Retry) && opts.OnChange != nil {
-			opts.OnChange(ch)
+		if wrote || ch.Retry {
+			b.report(ch)
 		}
 		pg.Files++
 		pg.Bytes += c.size
@@ -343,7 +352,96 @@ func (d *DB) indexCandidates(ctx context.Context, cands []candidate, prev map[st
 			opts.Progress(pg)
 		}
 	}
+	if err := b.commit(); err != nil {
+		return 0, err
+	}
 	return changed, nil
+}
+
+// Batch bounds: how long a batch may hold the write lock before the next
+// file, how many files it gathers, and the size from which a file starts a
+// batch of its own (its read would otherwise hold the lock).
+const (
+	batchAge     = 100 * time.Millisecond
+	batchFiles   = 64
+	batchBigFile = 4 << 20
+)
+
+// writeBatch is the transaction a pass writes its files in, several at a
+// time: one commit per file wrote each file's share of every index page
+// into the WAL again (a third of the structure pass over many small
+// transcripts). Each file is a savepoint of its own, so a file that fails
+// or raced another pass is undone alone, and the changes are reported
+// once they are committed. The transaction ignores the pass's
+// cancellation (checked between files) so what was written is committed.
+type writeBatch struct {
+	d        *DB
+	tx       *sql.Tx
+	sc       *stmtCache
+	began    time.Time
+	files    int
+	pending  []FileChange
+	onChange func(FileChange)
+}
+
+// due reports whether the open batch should be committed before the next
+// file, of size bytes, is read.
+func (b *writeBatch) due(size int64) bool {
+	return b.tx != nil && (b.files >= batchFiles || time.Since(b.began) >= batchAge || size >= batchBigFile)
+}
+
+// begin opens the batch's transaction if none is open.
+func (b *writeBatch) begin(ctx context.Context) error {
+	if b.tx != nil {
+		return nil
+	}
+	ctx = context.WithoutCancel(ctx)
+	tx, err := b.d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	b.tx, b.sc, b.began, b.files = tx, &stmtCache{ctx: ctx, d: b.d, tx: tx}, time.Now(), 0
+	return nil
+}
+
+// report queues a file's change for after the commit (at once when no
+// transaction is open: a retry wrote nothing).
+func (b *writeBatch) report(ch FileChange) {
+	if b.onChange == nil {
+		return
+	}
+	if b.tx == nil {
+		b.onChange(ch)
+		return
+	}
+	b.pending = append(b.pending, ch)
+}
+
+// commit ends the open transaction, if any, and reports its changes.
+func (b *writeBatch) commit() error {
+	if b.tx != nil {
+		b.sc.close()
+		err := b.tx.Commit()
+		b.tx, b.sc = nil, nil
+		if err != nil {
+			b.pending = nil
+			return fmt.Errorf("sessions: index: %w", err)
+		}
+	}
+	for _, ch := range b.pending {
+		b.onChange(ch)
+	}
+	b.pending = nil
+	return nil
+}
+
+// rollback drops an open transaction (a pass that returned early).
+func (b *writeBatch) rollback() {
+	if b.tx != nil {
+		b.sc.close()
+		b.tx.Rollback()
+		b.tx, b.sc, b.pending = nil, nil, nil
+	}
 }
 
 // IndexFiles brings the named files up to date as a structure pass does,
@@ -695,7 +793,15 @@ type Attachment struct {
 
 // indexFile brings one candidate up to date; wrote says whether it wrote
 // the file's rows, and the change names what it touched.
-func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []string, onRead func(int64)) (ch FileChange, wrote bool, err error) {
+func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []string, onRead func(int64)) (FileChange, bool, error) {
+	b := &writeBatch{d: d}
+	defer b.rollback()
+	ch, wrote, err := d.indexFileIn(ctx, b, c, prev, roots, onRead)
+	return ch, wrote, errors.Join(err, b.commit())
+}
+
+// indexFileIn is indexFile writing in the batch b.
+func (d *DB) indexFileIn(ctx context.Context, b *writeBatch, c candidate, prev *fileRow, roots []string, onRead func(int64)) (ch FileChange, wrote bool, err error) {
 	ch.Path = c.path
 	if prev != nil && prev.size == c.size && prev.mtime == c.mtime && prev.harness == c.harness {
 		if prev.root == c.root {
@@ -703,7 +809,11 @@ func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []
 		}
 		// Found under another root (nested roots): the rows stay, the file
 		// only moves to the root it was found under this time.
-		if _, err := d.db.ExecContext(ctx, `UPDATE files SET root = ? WHERE id = ?`, c.root, prev.id); err != nil {
+		err := b.begin(ctx)
+		if err == nil {
+			_, err = b.sc.ExecContext(ctx, `UPDATE files SET root = ? WHERE id = ?`, c.root, prev.id)
+		}
+		if err != nil {
 			return ch, false, fmt.Errorf("sessions: index %s: %w", c.path, err)
 		}
 		return ch, false, nil
@@ -738,7 +848,7 @@ func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []
 		// Nothing of an earlier pass (or of another harness) carries over.
 		st.Mode = ReadAll
 	}
-	err = d.writeFile(ctx, c, prev, st, p, extras, &ch)
+	err = d.writeFile(ctx, b, c, prev, st, p, extras, &ch)
 	if errors.Is(err, errPassRaced) {
 		// Another pass (another process on the same index) wrote the file
 		// since this one read its row: what it wrote stands, and the next
@@ -973,7 +1083,8 @@ func maskedLabel(s string) string {
 	return m
 }
 
-// writeFile commits everything read from one source in one transaction.
+// writeFile writes everything read from one source in the batch's
+// transaction, as one savepoint: all of it or (an error) none.
 // Sessions and results are matched to what earlier passes stored by their
 // natural keys (source and harness session id; session, call id and
 // ordinal), so a re-read keeps every id, and a result whose content is
@@ -982,14 +1093,41 @@ func maskedLabel(s string) string {
 // The file's row is written only if it is still the one the pass read
 // (errPassRaced otherwise): a pass in another process that got there
 // first has already added what this one would add again.
-func (d *DB) writeFile(ctx context.Context, c candidate, prev *fileRow, st ReadState, p *Parsed, extras []resultExtra, ch *FileChange) error {
-	tx, err := d.db.BeginTx(ctx, nil)
-	if err != nil {
+func (d *DB) writeFile(ctx context.Context, b *writeBatch, c candidate, prev *fileRow, st ReadState, p *Parsed, extras []resultExtra, ch *FileChange) error {
+	if err := b.begin(ctx); err != nil {
 		return fmt.Errorf("sessions: index %s: %w", c.path, err)
 	}
-	defer tx.Rollback()
-	sc := &stmtCache{ctx: ctx, d: d, tx: tx}
-	defer sc.close()
+	// The savepoint's own statements run whatever the pass's context
+	// says: a cancelled pass still undoes its file.
+	sc, keep := b.sc, b.sc.ctx
+	if _, err := sc.ExecContext(keep, `SAVEPOINT file`); err != nil {
+		return fmt.Errorf("sessions: index %s: %w", c.path, err)
+	}
+	if err := d.writeRows(ctx, sc, c, prev, st, p, extras, ch); err != nil {
+		// The file's rows go, the batch's other files stay; if even that
+		// fails, the whole batch goes (the next pass reads its files again).
+		_, rerr := sc.ExecContext(keep, `ROLLBACK TO file`)
+		if rerr == nil {
+			_, rerr = sc.ExecContext(keep, `RELEASE file`)
+		}
+		if rerr != nil {
+			b.rollback()
+			return errors.Join(err, rerr)
+		}
+		ch.Sessions, ch.Results = nil, nil
+		return err
+	}
+	if _, err := sc.ExecContext(keep, `RELEASE file`); err != nil {
+		b.rollback()
+		return fmt.Errorf("sessions: index %s: %w", c.path, err)
+	}
+	b.files++
+	return nil
+}
+
+// writeRows is writeFile's work inside the file's savepoint.
+func (d *DB) writeRows(ctx context.Context, sc *stmtCache, c candidate, prev *fileRow, st ReadState, p *Parsed, extras []resultExtra, ch *FileChange) error {
+	var err error
 	w := &fileWriter{ctx: ctx, tx: sc, sc: sc, c: c, mode: st.Mode, change: ch}
 	now := time.Now().UTC().Format(time.RFC3339)
 	if prev == nil {
@@ -1025,9 +1163,6 @@ WHERE id = ? AND harness = ? AND size = ? AND mtime_ns = ? AND cursor = ?`,
 		if err := step(p, extras); err != nil {
 			return fmt.Errorf("sessions: index %s: %w", c.path, err)
 		}
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("sessions: index %s: %w", c.path, err)
 	}
 	for row := range w.used {
 		ch.Sessions = append(ch.Sessions, row)
