@@ -1010,8 +1010,11 @@ func (d *DB) storeImage(b retention.Block, ref SessionRef) (Attachment, error) {
 		}
 		return a, err
 	case b.Data != "":
+		// StoreAttachment hashes and writes the bytes and keeps none.
+		bp := getImageBuffer()
 		var err error
-		data, err = imagecost.DecodeBase64(b.Data)
+		data, err = imagecost.AppendBase64((*bp)[:0], b.Data)
+		defer func() { putImageBuffer(bp, data) }()
 		if err != nil {
 			return Attachment{}, fmt.Errorf("%w: invalid base64", ErrImage)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unsafe"
 )
@@ -16,15 +17,26 @@ import (
 // through Base64Reader, which SniffBase64 and the streaming attachment store
 // read too. Errors wrap ErrBase64.
 func DecodeBase64(data string) ([]byte, error) {
-	payload, err := base64Payload(data)
+	out, err := AppendBase64(nil, data)
 	if err != nil {
 		return nil, err
 	}
-	if out, ok := decodePlain(payload); ok {
+	return out, nil
+}
+
+// AppendBase64 appends the bytes DecodeBase64 returns to dst, so a caller
+// that is done with them at once (a header check, a hash) decodes into a
+// buffer it reuses. On an error dst comes back as it was.
+func AppendBase64(dst []byte, data string) ([]byte, error) {
+	payload, err := base64Payload(data)
+	if err != nil {
+		return dst, err
+	}
+	if out, ok := decodePlain(dst, payload); ok {
 		return out, nil
 	}
 	r := newBase64Reader(payload)
-	out := make([]byte, 0, base64.RawStdEncoding.DecodedLen(len(data)))
+	out := slices.Grow(dst, base64.RawStdEncoding.DecodedLen(len(payload)))
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := r.Read(buf)
@@ -33,7 +45,7 @@ func DecodeBase64(data string) ([]byte, error) {
 			return out, nil
 		}
 		if err != nil {
-			return nil, err
+			return dst, err
 		}
 	}
 }
@@ -62,18 +74,19 @@ func newBase64Reader(payload string) io.Reader {
 // same bytes; anything else (whitespace, the URL-safe alphabet, a bad
 // character, '=' inside) fails here and goes the filtered way, which
 // reports the fault as before.
-func decodePlain(payload string) ([]byte, bool) {
+func decodePlain(dst []byte, payload string) ([]byte, bool) {
 	s := strings.TrimRight(payload, "=")
 	if strings.IndexByte(s, '=') >= 0 || s == "" {
 		return nil, false
 	}
-	out := make([]byte, base64.RawStdEncoding.DecodedLen(len(s)))
+	out := slices.Grow(dst, base64.RawStdEncoding.DecodedLen(len(s)))
+	free := out[len(out):cap(out)]
 	// The decoder only reads its source: the string's bytes are not copied.
-	n, err := base64.RawStdEncoding.Decode(out, unsafe.Slice(unsafe.StringData(s), len(s)))
+	n, err := base64.RawStdEncoding.Decode(free, unsafe.Slice(unsafe.StringData(s), len(s)))
 	if err != nil {
 		return nil, false
 	}
-	return out[:n], true
+	return out[:len(out)+n], true
 }
 
 // base64Payload is data without surrounding whitespace and any data-URL

@@ -84,6 +84,12 @@ func checkMatchesReader(t *testing.T, in string) {
 	if (werr != nil) != (gerr != nil) || (gerr != nil && !errors.Is(gerr, ErrBase64)) || !bytes.Equal(got, want) {
 		t.Fatalf("DecodeBase64(%q) = %x, %v; the reader gives %x, %v", in, got, gerr, want, werr)
 	}
+	// Appending keeps what dst held, and leaves it alone on an error.
+	pre := []byte("pre")
+	app, aerr := AppendBase64(pre[:len(pre):len(pre)], in)
+	if (aerr != nil) != (gerr != nil) || string(app) != "pre"+string(got) {
+		t.Fatalf("AppendBase64(pre, %q) = %q, %v; want %q, %v", in, app, aerr, "pre"+string(got), gerr)
+	}
 }
 
 func FuzzDecodeBase64MatchesReader(f *testing.F) {
