@@ -334,8 +334,8 @@ func (d *DB) indexCandidates(ctx context.Context, cands []candidate, prev map[st
 		}
 		ch, wrote, err := d.indexFileIn(ctx, b, c, pr, roots, onRead)
 		if err != nil {
-			// What the batch wrote before this file stands, as each file
-			// did when it had a transaction of its own.
+			// What the batch wrote before this file stands unless the
+			// file's own write failed (writeFile dropped the batch).
 			return 0, errors.Join(err, b.commit())
 		}
 		if wrote {
@@ -370,10 +370,12 @@ const (
 // writeBatch is the transaction a pass writes its files in, several at a
 // time: one commit per file wrote each file's share of every index page
 // into the WAL again (a third of the structure pass over many small
-// transcripts). Each file is a savepoint of its own, so a file that fails
-// or raced another pass is undone alone, and the changes are reported
-// once they are committed. The transaction ignores the pass's
-// cancellation (checked between files) so what was written is committed.
+// transcripts). A file that raced another pass writes nothing and the
+// batch goes on; a file whose write fails takes the batch with it (no
+// savepoint per file: its statement journal cost more than the commits
+// saved). Changes are reported once committed. The transaction ignores
+// the pass's cancellation (checked between files) so what was written is
+// committed.
 type writeBatch struct {
 	d        *DB
 	tx       *sql.Tx
@@ -1087,7 +1089,7 @@ func maskedLabel(s string) string {
 }
 
 // writeFile writes everything read from one source in the batch's
-// transaction, as one savepoint: all of it or (an error) none.
+// transaction: all of it, or on an error nothing of the batch.
 // Sessions and results are matched to what earlier passes stored by their
 // natural keys (source and harness session id; session, call id and
 // ordinal), so a re-read keeps every id, and a result whose content is
@@ -1100,35 +1102,23 @@ func (d *DB) writeFile(ctx context.Context, b *writeBatch, c candidate, prev *fi
 	if err := b.begin(ctx); err != nil {
 		return fmt.Errorf("sessions: index %s: %w", c.path, err)
 	}
-	// The savepoint's own statements run whatever the pass's context
-	// says: a cancelled pass still undoes its file.
-	sc, keep := b.sc, b.sc.ctx
-	if _, err := sc.ExecContext(keep, `SAVEPOINT file`); err != nil {
-		return fmt.Errorf("sessions: index %s: %w", c.path, err)
-	}
-	if err := d.writeRows(ctx, sc, c, prev, st, p, extras, ch); err != nil {
-		// The file's rows go, the batch's other files stay; if even that
-		// fails, the whole batch goes (the next pass reads its files again).
-		_, rerr := sc.ExecContext(keep, `ROLLBACK TO file`)
-		if rerr == nil {
-			_, rerr = sc.ExecContext(keep, `RELEASE file`)
-		}
-		if rerr != nil {
+	if err := d.writeRows(ctx, b.sc, c, prev, st, p, extras, ch); err != nil {
+		if !errors.Is(err, errPassRaced) {
+			// Part of the file may be written: the batch goes whole, and
+			// the next pass reads its files again.
 			b.rollback()
-			return errors.Join(err, rerr)
 		}
+		// A raced file wrote nothing (writeRows stops at its file row),
+		// so the batch's other files stand.
 		ch.Sessions, ch.Results = nil, nil
 		return err
-	}
-	if _, err := sc.ExecContext(keep, `RELEASE file`); err != nil {
-		b.rollback()
-		return fmt.Errorf("sessions: index %s: %w", c.path, err)
 	}
 	b.files++
 	return nil
 }
 
-// writeRows is writeFile's work inside the file's savepoint.
+// writeRows is writeFile's work in the batch's transaction. It returns
+// errPassRaced before writing anything.
 func (d *DB) writeRows(ctx context.Context, sc *stmtCache, c candidate, prev *fileRow, st ReadState, p *Parsed, extras []resultExtra, ch *FileChange) error {
 	var err error
 	w := &fileWriter{ctx: ctx, tx: sc, sc: sc, c: c, mode: st.Mode, change: ch}
