@@ -37,6 +37,9 @@ type DB struct {
 	unclaimed map[string][2]int64
 	// passMu keeps structure passes (Index, IndexFiles) one at a time.
 	passMu sync.Mutex
+	// stmts are the writer's statements, prepared once (prepared).
+	stmtMu sync.Mutex
+	stmts  map[string]*sql.Stmt
 }
 
 // SetEnv sets the environment harnesses resolve their folders from (the
@@ -123,7 +126,15 @@ func Open(path string) (*DB, error) {
 }
 
 // Close closes the database.
-func (d *DB) Close() error { return d.db.Close() }
+func (d *DB) Close() error {
+	d.stmtMu.Lock()
+	for _, st := range d.stmts {
+		st.Close()
+	}
+	d.stmts = nil
+	d.stmtMu.Unlock()
+	return d.db.Close()
+}
 
 // Path is the database file.
 func (d *DB) Path() string { return d.path }

@@ -307,9 +307,16 @@ func (d *DB) indexCandidates(ctx context.Context, cands []candidate, prev map[st
 	changed := 0
 	pg := Progress{Phase: PhaseStructure, FilesTotal: len(cands), BytesTotal: total}
 	lastReport := time.Now()
+	b := &writeBatch{d: d, onChange: opts.OnChange}
+	defer b.rollback()
 	for _, c := range cands {
 		if err := ctx.Err(); err != nil {
-			return 0, err
+			return 0, errors.Join(err, b.commit())
+		}
+		if b.due(c.size) {
+			if err := b.commit(); err != nil {
+				return 0, err
+			}
 		}
 		var pr *fileRow
 		if r, ok := prev[c.path]; ok {
@@ -326,15 +333,17 @@ func (d *DB) indexCandidates(ctx context.Context, cands []candidate, prev map[st
 			q.Bytes, q.Elapsed = base+min(done, c.size), time.Since(started)
 			opts.Progress(q)
 		}
-		ch, wrote, err := d.indexFile(ctx, c, pr, roots, onRead)
+		ch, wrote, err := d.indexFileIn(ctx, b, c, pr, roots, onRead)
 		if err != nil {
-			return 0, err
+			// What the batch wrote before this file stands unless the
+			// file's own write failed (writeFile dropped the batch).
+			return 0, errors.Join(err, b.commit())
 		}
 		if wrote {
 			changed++
 		}
-		if (wrote || ch.Retry) && opts.OnChange != nil {
-			opts.OnChange(ch)
+		if wrote || ch.Retry {
+			b.report(ch)
 		}
 		pg.Files++
 		pg.Bytes += c.size
@@ -344,7 +353,98 @@ func (d *DB) indexCandidates(ctx context.Context, cands []candidate, prev map[st
 			opts.Progress(pg)
 		}
 	}
+	if err := b.commit(); err != nil {
+		return 0, err
+	}
 	return changed, nil
+}
+
+// Batch bounds: how long a batch may hold the write lock before the next
+// file, how many files it gathers, and the size from which a file starts a
+// batch of its own (its read would otherwise hold the lock).
+const (
+	batchAge     = 100 * time.Millisecond
+	batchFiles   = 64
+	batchBigFile = 4 << 20
+)
+
+// writeBatch is the transaction a pass writes its files in, several at a
+// time: one commit per file wrote each file's share of every index page
+// into the WAL again (a third of the structure pass over many small
+// transcripts). A file that raced another pass writes nothing and the
+// batch goes on; a file whose write fails takes the batch with it (no
+// savepoint per file: its statement journal cost more than the commits
+// saved). Changes are reported once committed. The transaction ignores
+// the pass's cancellation (checked between files) so what was written is
+// committed.
+type writeBatch struct {
+	d        *DB
+	tx       *sql.Tx
+	sc       *stmtCache
+	began    time.Time
+	files    int
+	pending  []FileChange
+	onChange func(FileChange)
+}
+
+// due reports whether the open batch should be committed before the next
+// file, of size bytes, is read.
+func (b *writeBatch) due(size int64) bool {
+	return b.tx != nil && (b.files >= batchFiles || time.Since(b.began) >= batchAge || size >= batchBigFile)
+}
+
+// begin opens the batch's transaction if none is open.
+func (b *writeBatch) begin(ctx context.Context) error {
+	if b.tx != nil {
+		return nil
+	}
+	ctx = context.WithoutCancel(ctx)
+	tx, err := b.d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	b.tx, b.sc, b.began, b.files = tx, &stmtCache{ctx: ctx, d: b.d, tx: tx}, time.Now(), 0
+	return nil
+}
+
+// report queues a file's change for after the commit (at once when no
+// transaction is open: a retry wrote nothing).
+func (b *writeBatch) report(ch FileChange) {
+	if b.onChange == nil {
+		return
+	}
+	if b.tx == nil {
+		b.onChange(ch)
+		return
+	}
+	b.pending = append(b.pending, ch)
+}
+
+// commit ends the open transaction, if any, and reports its changes.
+func (b *writeBatch) commit() error {
+	if b.tx != nil {
+		b.sc.close()
+		err := b.tx.Commit()
+		b.tx, b.sc = nil, nil
+		if err != nil {
+			b.pending = nil
+			return fmt.Errorf("sessions: index: %w", err)
+		}
+	}
+	for _, ch := range b.pending {
+		b.onChange(ch)
+	}
+	b.pending = nil
+	return nil
+}
+
+// rollback drops an open transaction (a pass that returned early).
+func (b *writeBatch) rollback() {
+	if b.tx != nil {
+		b.sc.close()
+		b.tx.Rollback()
+		b.tx, b.sc, b.pending = nil, nil, nil
+	}
 }
 
 // IndexFiles brings the named files up to date as a structure pass does,
@@ -696,7 +796,15 @@ type Attachment struct {
 
 // indexFile brings one candidate up to date; wrote says whether it wrote
 // the file's rows, and the change names what it touched.
-func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []string, onRead func(int64)) (ch FileChange, wrote bool, err error) {
+func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []string, onRead func(int64)) (FileChange, bool, error) {
+	b := &writeBatch{d: d}
+	defer b.rollback()
+	ch, wrote, err := d.indexFileIn(ctx, b, c, prev, roots, onRead)
+	return ch, wrote, errors.Join(err, b.commit())
+}
+
+// indexFileIn is indexFile writing in the batch b.
+func (d *DB) indexFileIn(ctx context.Context, b *writeBatch, c candidate, prev *fileRow, roots []string, onRead func(int64)) (ch FileChange, wrote bool, err error) {
 	ch.Path = c.path
 	if prev != nil && prev.size == c.size && prev.mtime == c.mtime && prev.harness == c.harness {
 		if prev.root == c.root {
@@ -704,7 +812,11 @@ func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []
 		}
 		// Found under another root (nested roots): the rows stay, the file
 		// only moves to the root it was found under this time.
-		if _, err := d.db.ExecContext(ctx, `UPDATE files SET root = ? WHERE id = ?`, c.root, prev.id); err != nil {
+		err := b.begin(ctx)
+		if err == nil {
+			_, err = b.sc.ExecContext(ctx, `UPDATE files SET root = ? WHERE id = ?`, c.root, prev.id)
+		}
+		if err != nil {
 			return ch, false, fmt.Errorf("sessions: index %s: %w", c.path, err)
 		}
 		return ch, false, nil
@@ -739,7 +851,7 @@ func (d *DB) indexFile(ctx context.Context, c candidate, prev *fileRow, roots []
 		// Nothing of an earlier pass (or of another harness) carries over.
 		st.Mode = ReadAll
 	}
-	err = d.writeFile(ctx, c, prev, st, p, extras, &ch)
+	err = d.writeFile(ctx, b, c, prev, st, p, extras, &ch)
 	if errors.Is(err, errPassRaced) {
 		// Another pass (another process on the same index) wrote the file
 		// since this one read its row: what it wrote stands, and the next
@@ -901,8 +1013,11 @@ func (d *DB) storeImage(b retention.Block, ref SessionRef) (Attachment, error) {
 		}
 		return a, err
 	case b.Data != "":
+		// StoreAttachment hashes and writes the bytes and keeps none.
+		bp := getImageBuffer()
 		var err error
-		data, err = imagecost.DecodeBase64(b.Data)
+		data, err = imagecost.AppendBase64((*bp)[:0], b.Data)
+		defer func() { putImageBuffer(bp, data) }()
 		if err != nil {
 			return Attachment{}, fmt.Errorf("%w: invalid base64", ErrImage)
 		}
@@ -974,7 +1089,8 @@ func maskedLabel(s string) string {
 	return m
 }
 
-// writeFile commits everything read from one source in one transaction.
+// writeFile writes everything read from one source in the batch's
+// transaction: all of it, or on an error nothing of the batch.
 // Sessions and results are matched to what earlier passes stored by their
 // natural keys (source and harness session id; session, call id and
 // ordinal), so a re-read keeps every id, and a result whose content is
@@ -983,18 +1099,33 @@ func maskedLabel(s string) string {
 // The file's row is written only if it is still the one the pass read
 // (errPassRaced otherwise): a pass in another process that got there
 // first has already added what this one would add again.
-func (d *DB) writeFile(ctx context.Context, c candidate, prev *fileRow, st ReadState, p *Parsed, extras []resultExtra, ch *FileChange) error {
-	tx, err := d.db.BeginTx(ctx, nil)
-	if err != nil {
+func (d *DB) writeFile(ctx context.Context, b *writeBatch, c candidate, prev *fileRow, st ReadState, p *Parsed, extras []resultExtra, ch *FileChange) error {
+	if err := b.begin(ctx); err != nil {
 		return fmt.Errorf("sessions: index %s: %w", c.path, err)
 	}
-	defer tx.Rollback()
-	sc := &stmtCache{ctx: ctx, tx: tx}
-	defer sc.close()
-	w := &fileWriter{ctx: ctx, tx: tx, sc: sc, c: c, mode: st.Mode, change: ch}
+	if err := d.writeRows(ctx, b.sc, c, prev, st, p, extras, ch); err != nil {
+		if !errors.Is(err, errPassRaced) {
+			// Part of the file may be written: the batch goes whole, and
+			// the next pass reads its files again.
+			b.rollback()
+		}
+		// A raced file wrote nothing (writeRows stops at its file row),
+		// so the batch's other files stand.
+		ch.Sessions, ch.Results = nil, nil
+		return err
+	}
+	b.files++
+	return nil
+}
+
+// writeRows is writeFile's work in the batch's transaction. It returns
+// errPassRaced before writing anything.
+func (d *DB) writeRows(ctx context.Context, sc *stmtCache, c candidate, prev *fileRow, st ReadState, p *Parsed, extras []resultExtra, ch *FileChange) error {
+	var err error
+	w := &fileWriter{ctx: ctx, tx: sc, sc: sc, c: c, mode: st.Mode, change: ch}
 	now := time.Now().UTC().Format(time.RFC3339)
 	if prev == nil {
-		err = tx.QueryRowContext(ctx, `INSERT INTO files (path, root, harness, size, mtime_ns, cursor, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+		err = sc.QueryRowContext(ctx, `INSERT INTO files (path, root, harness, size, mtime_ns, cursor, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (path) DO NOTHING RETURNING id`,
 			c.path, c.root, c.harness, c.size, c.mtime, st.Cursor, now).Scan(&w.fileID)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -1003,7 +1134,7 @@ ON CONFLICT (path) DO NOTHING RETURNING id`,
 	} else {
 		w.fileID = prev.id
 		var res sql.Result
-		res, err = tx.ExecContext(ctx, `UPDATE files SET root = ?, harness = ?, size = ?, mtime_ns = ?, cursor = ?, indexed_at = ?
+		res, err = sc.ExecContext(ctx, `UPDATE files SET root = ?, harness = ?, size = ?, mtime_ns = ?, cursor = ?, indexed_at = ?
 WHERE id = ? AND harness = ? AND size = ? AND mtime_ns = ? AND cursor = ?`,
 			c.root, c.harness, c.size, c.mtime, st.Cursor, now, w.fileID, prev.harness, prev.size, prev.mtime, prev.cursor)
 		if err == nil {
@@ -1014,7 +1145,7 @@ WHERE id = ? AND harness = ? AND size = ? AND mtime_ns = ? AND cursor = ?`,
 		if err == nil && prev.harness != c.harness {
 			// Another harness reads the file now: the sessions the old one
 			// made of it (and their results) are not this one's.
-			_, err = tx.ExecContext(ctx, `DELETE FROM sessions WHERE file_id = ?`, w.fileID)
+			_, err = sc.ExecContext(ctx, `DELETE FROM sessions WHERE file_id = ?`, w.fileID)
 		}
 	}
 	if err != nil {
@@ -1027,9 +1158,6 @@ WHERE id = ? AND harness = ? AND size = ? AND mtime_ns = ? AND cursor = ?`,
 			return fmt.Errorf("sessions: index %s: %w", c.path, err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("sessions: index %s: %w", c.path, err)
-	}
 	for row := range w.used {
 		ch.Sessions = append(ch.Sessions, row)
 	}
@@ -1040,8 +1168,9 @@ WHERE id = ? AND harness = ? AND size = ? AND mtime_ns = ? AND cursor = ?`,
 // fileWriter writes one source's pass; its steps run in order in one
 // transaction.
 type fileWriter struct {
-	ctx    context.Context
-	tx     *sql.Tx
+	ctx context.Context
+	// tx and sc are the same: the transaction through its statements.
+	tx     *stmtCache
 	sc     *stmtCache
 	c      candidate
 	fileID int64
@@ -1183,7 +1312,7 @@ WHERE session_id = ? AND est_tokens IS NOT NULL AND COALESCE(est_route, '') <> ?
 			return 0, m, fmt.Errorf("route change: %w", err)
 		}
 		if old.Route != route {
-			if err := reapprox(w.ctx, w.tx, row, route); err != nil {
+			if err := reapprox(w.ctx, w.tx.tx, row, route); err != nil {
 				return 0, m, fmt.Errorf("route change: %w", err)
 			}
 		}
@@ -1488,10 +1617,15 @@ WHERE file_id = ?1`, w.fileID, EventAPIError, EventTurnAborted)
 	return nil
 }
 
-// stmtCache prepares each statement once per transaction: a file with
-// thousands of results would otherwise re-prepare the same SQL per row.
+// stmtCache is a transaction's view of the statements its writer runs:
+// each is prepared once on the DB (DB.prepared) and bound to the
+// transaction once, so a pass over thousands of files neither re-parses the
+// same SQL per row nor per file. It also answers the writer's one-off
+// queries (ExecContext, QueryContext, QueryRowContext) through the same
+// statements.
 type stmtCache struct {
 	ctx context.Context
+	d   *DB
 	tx  *sql.Tx
 	m   map[string]*sql.Stmt
 }
@@ -1500,10 +1634,11 @@ func (c *stmtCache) prepare(query string) (*sql.Stmt, error) {
 	if st, ok := c.m[query]; ok {
 		return st, nil
 	}
-	st, err := c.tx.PrepareContext(c.ctx, query)
+	parent, err := c.d.prepared(c.ctx, query)
 	if err != nil {
 		return nil, err
 	}
+	st := c.tx.StmtContext(c.ctx, parent)
 	if c.m == nil {
 		c.m = map[string]*sql.Stmt{}
 	}
@@ -1512,29 +1647,78 @@ func (c *stmtCache) prepare(query string) (*sql.Stmt, error) {
 }
 
 func (c *stmtCache) exec(query string, args ...any) error {
-	st, err := c.prepare(query)
-	if err != nil {
-		return err
-	}
-	_, err = st.ExecContext(c.ctx, args...)
+	_, err := c.ExecContext(c.ctx, query, args...)
 	return err
 }
 
-// insert runs an INSERT through the cache and returns the new row's id.
-func (c *stmtCache) insert(query string, args ...any) (int64, error) {
+// ExecContext runs query in the transaction through its cached statement.
+func (c *stmtCache) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	st, err := c.prepare(query)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	res, err := st.ExecContext(c.ctx, args...)
+	return st.ExecContext(ctx, args...)
+}
+
+// QueryContext runs query in the transaction through its cached statement.
+func (c *stmtCache) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st, err := c.prepare(query)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+// QueryRowContext runs query in the transaction through its cached
+// statement; a failed prepare surfaces from Scan, as with sql.Tx.
+func (c *stmtCache) QueryRowContext(ctx context.Context, query string, args ...any) rowScanner {
+	st, err := c.prepare(query)
+	if err != nil {
+		return errRow{err}
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+// rowScanner is what QueryRowContext returns: a row, or the prepare error.
+type rowScanner interface{ Scan(dest ...any) error }
+
+type errRow struct{ err error }
+
+func (r errRow) Scan(...any) error { return r.err }
+
+// insert runs an INSERT through the cache and returns the new row's id.
+func (c *stmtCache) insert(query string, args ...any) (int64, error) {
+	res, err := c.ExecContext(c.ctx, query, args...)
 	if err != nil {
 		return 0, err
 	}
 	return res.LastInsertId()
 }
 
+// close releases the transaction's bindings; the DB keeps the statements.
 func (c *stmtCache) close() {
 	for _, st := range c.m {
 		st.Close()
 	}
+}
+
+// prepared is query prepared once on the DB, for every transaction's
+// stmtCache to bind (database/sql reuses it on a connection it was already
+// prepared on). Only the writer's constant SQL comes here, so the set stays
+// small.
+func (d *DB) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+	d.stmtMu.Lock()
+	defer d.stmtMu.Unlock()
+	if st, ok := d.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := d.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if d.stmts == nil {
+		d.stmts = map[string]*sql.Stmt{}
+	}
+	d.stmts[query] = st
+	return st, nil
 }

@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"spillscope/retention"
 	"spillscope/sessions/internal/readkit"
@@ -90,6 +91,8 @@ func readLineLog(ctx context.Context, src Source, p *Parsed, label string, newLi
 // otherwise a writer is still appending it.
 func readLines(ctx context.Context, f *os.File, start, line, limit int64, fn func(Line, *Parsed), p *Parsed, onRead func(int64)) (int64, int64, error) {
 	lr := readkit.NewLineReaderAt(f, start, line, limit)
+	// fn is done with every line that is not its own when this returns.
+	defer lr.Release()
 	end, next := start, line
 	reported := start
 	for {
@@ -133,15 +136,17 @@ func readLines(ctx context.Context, f *os.File, start, line, limit int64, fn fun
 func fingerprint(f io.ReaderAt, n int64) (string, error) {
 	const w = 64 << 10
 	h := sha256.New()
+	bp := fpBuffers.Get().(*[w]byte)
+	defer fpBuffers.Put(bp)
 	head := min(n, w)
-	buf := make([]byte, head)
+	buf := bp[:head]
 	if _, err := f.ReadAt(buf, 0); err != nil && !errors.Is(err, io.EOF) {
 		return "", err
 	}
 	h.Write(buf)
 	if n > w {
 		ts := max(n-w, head)
-		tail := make([]byte, n-ts)
+		tail := bp[:n-ts]
 		if _, err := f.ReadAt(tail, ts); err != nil && !errors.Is(err, io.EOF) {
 			return "", err
 		}
@@ -150,6 +155,9 @@ func fingerprint(f io.ReaderAt, n int64) (string, error) {
 	fmt.Fprintf(h, "|%d", n)
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
+
+// fpBuffers are fingerprint's read buffers (one window at a time).
+var fpBuffers = sync.Pool{New: func() any { return new([64 << 10]byte) }}
 
 // readSpan reads the byte range a locator names.
 func readSpan(path string, loc Locator) ([]byte, error) {

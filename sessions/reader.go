@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"sync"
 
 	"spillscope/internal/jsontext"
 	"spillscope/retention"
@@ -110,19 +111,40 @@ func imageBlock(mime, data string, _ []byte) (retention.Block, string) {
 			}
 		}
 	} else {
+		bp := getImageBuffer()
 		var b []byte
-		if b, err = imagecost.DecodeBase64(data); err == nil {
+		if b, err = imagecost.AppendBase64((*bp)[:0], data); err == nil {
 			var info imagecost.Info
 			if info, err = imagecost.Sniff(b[:min(len(b), imagecost.MaxHeaderBytes)]); err == nil {
 				err = imagecost.CheckIntact(b, info)
 			}
 		}
+		putImageBuffer(bp, b)
 	}
 	if err != nil {
 		raw, _ := json.Marshal(map[string]string{"type": retention.TypeImage, "mimeType": mime})
 		return retention.Block{Type: "invalid:" + retention.TypeImage, MimeType: mime, Raw: raw}, err.Error()
 	}
 	return retention.Block{Type: retention.TypeImage, MimeType: mime, Data: data}, ""
+}
+
+// imageBuffers hold decoded images that are checked or stored and then
+// dropped (imageBlock, storeImage): a screenshot a result would otherwise
+// allocate twice and leave to the collector.
+var imageBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+func getImageBuffer() *[]byte { return imageBuffers.Get().(*[]byte) }
+
+// putImageBuffer hands b (grown from *bp) back; nothing may hold b after.
+// A buffer past heavyImageData's decoded size is let go.
+func putImageBuffer(bp *[]byte, b []byte) {
+	if cap(b) > heavyImageData {
+		return
+	}
+	if cap(b) > cap(*bp) {
+		*bp = b[:0]
+	}
+	imageBuffers.Put(bp)
 }
 
 // heavyImageData is the base64 length over which imageBlock checks only an

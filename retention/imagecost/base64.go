@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"unsafe"
 )
 
 // DecodeBase64 decodes image data the way every reader of tool results must:
@@ -15,11 +17,26 @@ import (
 // through Base64Reader, which SniffBase64 and the streaming attachment store
 // read too. Errors wrap ErrBase64.
 func DecodeBase64(data string) ([]byte, error) {
-	r, err := Base64Reader(data)
+	out, err := AppendBase64(nil, data)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, base64.RawStdEncoding.DecodedLen(len(data)))
+	return out, nil
+}
+
+// AppendBase64 appends the bytes DecodeBase64 returns to dst, so a caller
+// that is done with them at once (a header check, a hash) decodes into a
+// buffer it reuses. On an error dst comes back as it was.
+func AppendBase64(dst []byte, data string) ([]byte, error) {
+	payload, err := base64Payload(data)
+	if err != nil {
+		return dst, err
+	}
+	if out, ok := decodePlain(dst, payload); ok {
+		return out, nil
+	}
+	r := newBase64Reader(payload)
+	out := slices.Grow(dst, base64.RawStdEncoding.DecodedLen(len(payload)))
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := r.Read(buf)
@@ -28,7 +45,7 @@ func DecodeBase64(data string) ([]byte, error) {
 			return out, nil
 		}
 		if err != nil {
-			return nil, err
+			return dst, err
 		}
 	}
 }
@@ -39,16 +56,52 @@ func DecodeBase64(data string) ([]byte, error) {
 // character is an error wrapping ErrBase64 from Read, after the bytes
 // before it.
 func Base64Reader(data string) (io.Reader, error) {
+	payload, err := base64Payload(data)
+	if err != nil {
+		return nil, err
+	}
+	return newBase64Reader(payload), nil
+}
+
+func newBase64Reader(payload string) io.Reader {
+	return &b64Source{r: base64.NewDecoder(base64.RawStdEncoding, &b64Filter{s: payload})}
+}
+
+// decodePlain is DecodeBase64's fast path for the common shape: the
+// standard alphabet, its padding only at the end. The filter (b64Filter)
+// reads such data unchanged but for the padding and the line breaks the
+// standard decoder also skips, so a successful one-shot decode returns the
+// same bytes; anything else (whitespace, the URL-safe alphabet, a bad
+// character, '=' inside) fails here and goes the filtered way, which
+// reports the fault as before.
+func decodePlain(dst []byte, payload string) ([]byte, bool) {
+	s := strings.TrimRight(payload, "=")
+	if strings.IndexByte(s, '=') >= 0 || s == "" {
+		return nil, false
+	}
+	out := slices.Grow(dst, base64.RawStdEncoding.DecodedLen(len(s)))
+	free := out[len(out):cap(out)]
+	// The decoder only reads its source: the string's bytes are not copied.
+	n, err := base64.RawStdEncoding.Decode(free, unsafe.Slice(unsafe.StringData(s), len(s)))
+	if err != nil {
+		return nil, false
+	}
+	return out[:len(out)+n], true
+}
+
+// base64Payload is data without surrounding whitespace and any data-URL
+// prefix; an empty payload is an error.
+func base64Payload(data string) (string, error) {
 	data = strings.TrimSpace(data)
 	if strings.HasPrefix(data, "data:") {
 		comma := strings.IndexByte(data, ',')
 		if comma < 0 {
-			return nil, fmt.Errorf("%w: data URL without a comma", ErrBase64)
+			return "", fmt.Errorf("%w: data URL without a comma", ErrBase64)
 		}
 		data = strings.TrimSpace(data[comma+1:])
 	}
 	if data == "" {
-		return nil, fmt.Errorf("%w: empty", ErrBase64)
+		return "", fmt.Errorf("%w: empty", ErrBase64)
 	}
-	return &b64Source{r: base64.NewDecoder(base64.RawStdEncoding, &b64Filter{s: data})}, nil
+	return data, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"errors"
+	"io"
 	"testing"
 )
 
@@ -49,4 +50,51 @@ func FuzzDecodeBase64(f *testing.F) {
 			}
 		}
 	})
+}
+
+// streamDecode is what DecodeBase64 returned before its one-shot path: the
+// bytes Base64Reader streams, or its error.
+func streamDecode(s string) ([]byte, error) {
+	r, err := Base64Reader(s)
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(r)
+}
+
+// The one-shot path and the streaming reader agree on every input: the
+// same bytes, or both an ErrBase64 (the reader after the bytes before the
+// fault, DecodeBase64 with none).
+func TestDecodeBase64MatchesReader(t *testing.T) {
+	for _, in := range []string{"QUJD", "QUJD\r\nREVG", "QUI=", "QUI==", "QUI", "QU=I", "QUJD=QUJD", "QQ", "Q", "QUJ\nD=", "-_-_", "QU JD", "QUJD\x00", "QUJD====", "////"} {
+		t.Run(in, func(t *testing.T) {
+			checkMatchesReader(t, in)
+		})
+	}
+}
+
+func checkMatchesReader(t *testing.T, in string) {
+	t.Helper()
+	want, werr := streamDecode(in)
+	if werr != nil {
+		// DecodeBase64 returns no bytes with its error.
+		want = nil
+	}
+	got, gerr := DecodeBase64(in)
+	if (werr != nil) != (gerr != nil) || (gerr != nil && !errors.Is(gerr, ErrBase64)) || !bytes.Equal(got, want) {
+		t.Fatalf("DecodeBase64(%q) = %x, %v; the reader gives %x, %v", in, got, gerr, want, werr)
+	}
+	// Appending keeps what dst held, and leaves it alone on an error.
+	pre := []byte("pre")
+	app, aerr := AppendBase64(pre[:len(pre):len(pre)], in)
+	if (aerr != nil) != (gerr != nil) || string(app) != "pre"+string(got) {
+		t.Fatalf("AppendBase64(pre, %q) = %q, %v; want %q, %v", in, app, aerr, "pre"+string(got), gerr)
+	}
+}
+
+func FuzzDecodeBase64MatchesReader(f *testing.F) {
+	for _, s := range []string{"QUJD", "QUI=", "QU=I", "QUJD\r\n", "-_"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) { checkMatchesReader(t, in) })
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // LineReader reads newline-terminated lines of any length: a tool result
@@ -21,6 +22,8 @@ type LineReader struct {
 	buf  []byte
 	off  int64
 	line int64
+	// pooled: r came from readers, for Release to return.
+	pooled bool
 }
 
 // Line is one line without its "\n" (or "\r\n"): where it starts, its
@@ -56,7 +59,26 @@ func NewLineReader(r io.Reader, off, line int64) *LineReader {
 // of its own (Line.Owned).
 func NewLineReaderAt(ra io.ReaderAt, off, line, limit int64) *LineReader {
 	r := io.NewSectionReader(ra, off, max(limit-off, 0))
-	return &LineReader{r: bufio.NewReaderSize(r, bufferSize), ra: ra, off: off, line: line}
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(r)
+	return &LineReader{r: br, ra: ra, off: off, line: line, pooled: true}
+}
+
+// readers are the read buffers of file readers (NewLineReaderAt), handed
+// back by Release: a pass over thousands of files would otherwise allocate
+// and collect one buffer a file.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, bufferSize) }}
+
+// Release hands the read buffer back for another reader: the reader and
+// every Line it returned that is not Owned are unusable afterwards. A
+// reader of NewLineReader has nothing to hand back.
+func (lr *LineReader) Release() {
+	if !lr.pooled || lr.r == nil {
+		return
+	}
+	lr.r.Reset(nil)
+	readers.Put(lr.r)
+	lr.r = nil
 }
 
 // Next returns the next line, or io.EOF after the last.
