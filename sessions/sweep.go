@@ -448,22 +448,7 @@ func (d *DB) SweepPolicies(ctx context.Context, specs []SweepSpec, opts SweepOpt
 		return got, ya.Estimator().Name(), true, nil
 	}
 	sketch := func(r ResultRow, sum *retention.Summary, route string) bool {
-		built := map[string]*retention.Analysis{}
-		src := func(estimator string) (*retention.Analysis, error) {
-			est, err := retention.EstimatorFor(estimator, route)
-			if err != nil {
-				return nil, err
-			}
-			if a, ok := built[est.Name()]; ok {
-				return a, nil
-			}
-			a, err := sum.Sketch(est, retention.Call{ToolName: r.ToolName, Spill: retention.SpillRef{Locator: ReviewLocator(r)}})
-			if err != nil {
-				return nil, err
-			}
-			built[est.Name()] = a
-			return a, nil
-		}
+		src := sketchSource(sum, route, retention.Call{ToolName: r.ToolName, Spill: retention.SpillRef{Locator: ReviewLocator(r)}})
 		got, yard, ok, err := decide(src)
 		if err != nil || !ok {
 			return false
@@ -483,4 +468,25 @@ func (d *DB) SweepPolicies(ctx context.Context, specs []SweepSpec, opts SweepOpt
 		return nil, err
 	}
 	return out, nil
+}
+
+// sketchSource builds a result's Analyses from its summary, one per
+// estimator the route resolves it to, each built once.
+func sketchSource(sum *retention.Summary, route string, call retention.Call) func(estimator string) (*retention.Analysis, error) {
+	built := map[string]*retention.Analysis{}
+	return func(estimator string) (*retention.Analysis, error) {
+		est, err := retention.EstimatorFor(estimator, route)
+		if err != nil {
+			return nil, err
+		}
+		if a, ok := built[est.Name()]; ok {
+			return a, nil
+		}
+		a, err := sum.Sketch(est, call)
+		if err != nil {
+			return nil, err
+		}
+		built[est.Name()] = a
+		return a, nil
+	}
 }

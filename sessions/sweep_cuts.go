@@ -260,22 +260,7 @@ func (d *DB) SweepCuts(ctx context.Context, q CutsQuery, opts SweepOptions) (Cut
 		out.Add(row, yard)
 	}
 	sketch := func(r ResultRow, sum *retention.Summary, route string) bool {
-		built := map[string]*retention.Analysis{}
-		src := func(estimator string) (*retention.Analysis, error) {
-			est, err := retention.EstimatorFor(estimator, route)
-			if err != nil {
-				return nil, err
-			}
-			if a, ok := built[est.Name()]; ok {
-				return a, nil
-			}
-			a, err := sum.Sketch(est, c.Call(r, opts.ReadTools))
-			if err != nil {
-				return nil, err
-			}
-			built[est.Name()] = a
-			return a, nil
-		}
+		src := sketchSource(sum, route, c.Call(r, opts.ReadTools))
 		row, ok, err := c.Row(r, src, opts.Estimator)
 		if err != nil || !ok {
 			return false
