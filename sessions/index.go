@@ -1370,16 +1370,20 @@ func (w *fileWriter) calls(p *Parsed, _ []resultExtra) error {
 			return fmt.Errorf("tool calls: %w", err)
 		}
 	}
+	b := rowBatch{sc: w.sc, head: `INSERT OR REPLACE INTO tool_calls (session_id, call_id, name) VALUES `, cols: 3}
 	for sess, m := range p.Calls {
 		row, _, err := w.sessionRow(sess)
 		if err != nil {
 			return err
 		}
 		for id, name := range m {
-			if err := w.sc.exec(`INSERT OR REPLACE INTO tool_calls (session_id, call_id, name) VALUES (?, ?, ?)`, row, id, name); err != nil {
+			if err := b.add(row, id, name); err != nil {
 				return fmt.Errorf("tool call: %w", err)
 			}
 		}
+	}
+	if err := b.flush(); err != nil {
+		return fmt.Errorf("tool call: %w", err)
 	}
 	return nil
 }
@@ -1457,6 +1461,7 @@ func (w *fileWriter) results(p *Parsed, extras []resultExtra) error {
 		callID  string
 	}
 	next := map[sessCall]int{}
+	linkRows := rowBatch{sc: w.sc, head: `INSERT INTO links (result_id, block_index, shown, reason, parameter, host, ordinal) VALUES `, cols: 7}
 	for i, r := range p.Results {
 		x := extras[i]
 		sess, route, err := w.sessionRow(r.Session)
@@ -1528,12 +1533,16 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...
 				return fmt.Errorf("attachment: %w", err)
 			}
 		}
+		// Links are queued in their order and written after the results
+		// they name (before a gone result's are dropped below).
 		for _, l := range x.links {
-			if err := w.sc.exec(`INSERT INTO links (result_id, block_index, shown, reason, parameter, host, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-				rid, l.block, l.shown, l.reason, l.parameter, l.host, l.ordinal); err != nil {
+			if err := linkRows.add(rid, l.block, l.shown, l.reason, l.parameter, l.host, l.ordinal); err != nil {
 				return fmt.Errorf("link: %w", err)
 			}
 		}
+	}
+	if err := linkRows.flush(); err != nil {
+		return fmt.Errorf("link: %w", err)
 	}
 	for key, s := range stored {
 		// What a whole read did not report again is gone: every stored
