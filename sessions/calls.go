@@ -105,7 +105,7 @@ func (p *Parsed) AddEvent(e SessionEvent) { p.Events = append(p.Events, e) }
 // first place.
 
 func (w *fileWriter) modelCalls(p *Parsed, _ []resultExtra) error {
-	if w.mode == ReadAll {
+	if w.clearsStored() {
 		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM model_calls WHERE `+fileSessions, w.fileID); err != nil {
 			return fmt.Errorf("model calls: %w", err)
 		}
@@ -143,7 +143,7 @@ ON CONFLICT (session_id, key) DO UPDATE SET input = excluded.input, cache_read =
 }
 
 func (w *fileWriter) events(p *Parsed, _ []resultExtra) error {
-	if w.mode == ReadAll {
+	if w.clearsStored() {
 		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM session_events WHERE `+fileSessions, w.fileID); err != nil {
 			return fmt.Errorf("session events: %w", err)
 		}

@@ -1131,6 +1131,7 @@ ON CONFLICT (path) DO NOTHING RETURNING id`,
 		if errors.Is(err, sql.ErrNoRows) {
 			return errPassRaced
 		}
+		w.fresh = err == nil
 	} else {
 		w.fileID = prev.id
 		var res sql.Result
@@ -1175,6 +1176,9 @@ type fileWriter struct {
 	c      candidate
 	fileID int64
 	mode   ReadMode
+	// fresh says the file's row was made by this pass, so nothing of it
+	// is stored yet: a whole read has no earlier rows to clear.
+	fresh bool
 	// primary is the source's own session row; byID the rows of its other
 	// sessions (and the primary) by harness session id; used the rows this
 	// pass wrote to.
@@ -1355,12 +1359,18 @@ func (w *fileWriter) sessionRow(id string) (int64, string, error) {
 	return row, route, nil
 }
 
+// clearsStored says a step drops what earlier passes stored of the file
+// before writing this pass's rows: a whole read of a file seen before. Its
+// deletes would find nothing in a file new to the index (its rows cascade
+// away with any file row deleted before).
+func (w *fileWriter) clearsStored() bool { return w.mode == ReadAll && !w.fresh }
+
 // fileSessions is the clause for "every session of this file" in the
 // statements that clear a wholly re-read source's calls and usage.
 const fileSessions = `session_id IN (SELECT id FROM sessions WHERE file_id = ?)`
 
 func (w *fileWriter) calls(p *Parsed, _ []resultExtra) error {
-	if w.mode == ReadAll {
+	if w.clearsStored() {
 		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM tool_calls WHERE `+fileSessions, w.fileID); err != nil {
 			return fmt.Errorf("tool calls: %w", err)
 		}
@@ -1389,7 +1399,7 @@ func (w *fileWriter) calls(p *Parsed, _ []resultExtra) error {
 }
 
 func (w *fileWriter) usage(p *Parsed, _ []resultExtra) error {
-	if w.mode == ReadAll {
+	if w.clearsStored() {
 		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM usage WHERE `+fileSessions, w.fileID); err != nil {
 			return fmt.Errorf("usage: %w", err)
 		}
@@ -1437,7 +1447,7 @@ const resultValues = `session_id = ?, tool_name = ?, at = ?, is_error = ?, text_
 
 func (w *fileWriter) results(p *Parsed, extras []resultExtra) error {
 	stored := map[resultKey]storedResult{}
-	if w.mode != ReadAppended {
+	if w.mode != ReadAppended && !w.fresh {
 		rows, err := w.tx.QueryContext(w.ctx, `SELECT id, session_id, call_id, ordinal, content_sig, text_bytes, image_count, block_count FROM tool_results WHERE file_id = ?`, w.fileID)
 		if err != nil {
 			return err
@@ -1560,7 +1570,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...
 // diagnostics replaces a wholly re-read source's diagnostics; a resumed
 // pass adds its own, folding counts into the row of the same kind.
 func (w *fileWriter) diagnostics(p *Parsed, _ []resultExtra) error {
-	if w.mode == ReadAll {
+	if w.clearsStored() {
 		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM diagnostics WHERE file_id = ?`, w.fileID); err != nil {
 			return fmt.Errorf("diagnostics: %w", err)
 		}
