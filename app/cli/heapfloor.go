@@ -14,7 +14,7 @@ const structureHeapFloor = 16 << 20
 // 2-3 MB live: against the collector's 4 MB minimum goal it collected about
 // 390 times over 1 GB, every 10 ms, and spent much of the pass with its
 // write barriers on and allocations assisting it. With the floor the goal
-// is about twice (floor + live), so it collects some 40 times. The floor
+// is about twice (floor + live), so it collects about 60 times. The floor
 // adds to the goal rather than multiplying it, as a higher GOGC would, so a
 // pass holding a 50 MB line grows by the same amount and no more. The
 // bytes are let go when f returns: the token phase runs as before.
