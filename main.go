@@ -20,14 +20,12 @@ import (
 
 func main() {
 	if len(os.Args) > 1 && cli.IsSubcommand(os.Args[1]) {
-		rc := (cli.Run(cli.Env{
+		os.Exit(cli.Run(cli.Env{
 			Stdin:            os.Stdin,
 			Stdout:           os.Stdout,
 			Stderr:           os.Stderr,
 			StderrIsTerminal: isatty.IsTerminal(os.Stderr.Fd()),
 		}, os.Args[1:]))
-		profStop()
-		os.Exit(rc)
 	}
 	if err := openWindow(); err != nil {
 		fmt.Fprintln(os.Stderr, "spillscope:", err)
