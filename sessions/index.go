@@ -926,7 +926,7 @@ func (d *DB) processResult(r *ToolResult, c candidate, p *Parsed, roots []string
 					host: strings.Clone(links.URIHost(links.FoundURI(b.Text, fd))), ordinal: k})
 			}
 		case retention.TypeImage:
-			att, err := d.storeImage(b, ref)
+			att, err := d.storeImage(b, ref, r.checkedBytes(i))
 			if err != nil {
 				p.Diag(r.Line, DiagBadImage, map[string]string{"callId": r.CallID, "block": fmt.Sprint(i), "detail": err.Error()})
 				continue
@@ -998,10 +998,13 @@ const streamImageBytes = 1 << 20
 // per content hash, and describes it. Bytes that are no known image are kept
 // too (named by the declared subtype, else .bin), so the block still has an
 // attachment row. An image given by path is read only as the file rule
-// allows for its session.
-func (d *DB) storeImage(b retention.Block, ref SessionRef) (Attachment, error) {
+// allows for its session. checked, when not nil, is b.Data decoded by the
+// reader's check (checkImage), stored as it is.
+func (d *DB) storeImage(b retention.Block, ref SessionRef, checked []byte) (Attachment, error) {
 	var data []byte
 	switch {
+	case checked != nil:
+		data = checked
 	case len(b.Data) > streamImageBytes:
 		r, err := imagecost.Base64Reader(b.Data)
 		if err != nil {
