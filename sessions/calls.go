@@ -105,17 +105,26 @@ func (p *Parsed) AddEvent(e SessionEvent) { p.Events = append(p.Events, e) }
 // first place.
 
 func (w *fileWriter) modelCalls(p *Parsed, _ []resultExtra) error {
-	if w.mode == ReadAll {
+	if w.clearsStored() {
 		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM model_calls WHERE `+fileSessions, w.fileID); err != nil {
 			return fmt.Errorf("model calls: %w", err)
 		}
 	}
+	b := rowBatch{sc: w.sc, cols: 11, head: `INSERT INTO model_calls (session_id, key, line, at, input, cache_read, cache_write, output, reasoning, model, context_window)
+VALUES `, tail: `
+ON CONFLICT (session_id, key) DO UPDATE SET input = excluded.input, cache_read = excluded.cache_read, cache_write = excluded.cache_write,
+  output = excluded.output, reasoning = excluded.reasoning, model = excluded.model, context_window = excluded.context_window,
+  at = CASE WHEN model_calls.at = '' THEN excluded.at ELSE model_calls.at END`}
 	for _, c := range p.ModelCalls {
 		row, _, err := w.sessionRow(c.Session)
 		if err != nil {
 			return err
 		}
 		if c.cumulative {
+			// The sum is of the rows before this one: those queued first.
+			if err := b.flush(); err != nil {
+				return fmt.Errorf("model calls: %w", err)
+			}
 			var in, cr, cw, out, reas int64
 			if err := w.tx.QueryRowContext(w.ctx, `SELECT COALESCE(SUM(input), 0), COALESCE(SUM(cache_read), 0), COALESCE(SUM(cache_write), 0),
   COALESCE(SUM(output), 0), COALESCE(SUM(reasoning), 0) FROM model_calls WHERE session_id = ? AND key <> ?`, row, c.Key).Scan(&in, &cr, &cw, &out, &reas); err != nil {
@@ -123,20 +132,18 @@ func (w *fileWriter) modelCalls(p *Parsed, _ []resultExtra) error {
 			}
 			c.Input, c.CacheRead, c.CacheWrite, c.Output, c.Reasoning = c.Input-in, c.CacheRead-cr, c.CacheWrite-cw, c.Output-out, c.Reasoning-reas
 		}
-		if err := w.sc.exec(`INSERT INTO model_calls (session_id, key, line, at, input, cache_read, cache_write, output, reasoning, model, context_window)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (session_id, key) DO UPDATE SET input = excluded.input, cache_read = excluded.cache_read, cache_write = excluded.cache_write,
-  output = excluded.output, reasoning = excluded.reasoning, model = excluded.model, context_window = excluded.context_window,
-  at = CASE WHEN model_calls.at = '' THEN excluded.at ELSE model_calls.at END`,
-			row, c.Key, c.Line, c.At, c.Input, c.CacheRead, c.CacheWrite, c.Output, c.Reasoning, c.Model, c.ContextWindow); err != nil {
-			return fmt.Errorf("model call line %d: %w", c.Line, err)
+		if err := b.add(row, c.Key, c.Line, c.At, c.Input, c.CacheRead, c.CacheWrite, c.Output, c.Reasoning, c.Model, c.ContextWindow); err != nil {
+			return fmt.Errorf("model calls up to line %d: %w", c.Line, err)
 		}
+	}
+	if err := b.flush(); err != nil {
+		return fmt.Errorf("model calls: %w", err)
 	}
 	return nil
 }
 
 func (w *fileWriter) events(p *Parsed, _ []resultExtra) error {
-	if w.mode == ReadAll {
+	if w.clearsStored() {
 		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM session_events WHERE `+fileSessions, w.fileID); err != nil {
 			return fmt.Errorf("session events: %w", err)
 		}

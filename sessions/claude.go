@@ -472,7 +472,7 @@ func (c *ClaudeReader) user(l Line, msg []byte, ts string, tur []byte, p *Parsed
 			CallID: callID, ToolName: c.Names[callID], Time: ts, IsError: isErr,
 			Locator: Locator{Offset: l.Offset, Length: l.Length, Index: idx}, Line: l.Number,
 		}
-		blocks, bad, imgs := claudeBlocks(inner, l.Owned)
+		blocks, bad, imgs := claudeBlocks(inner, l.Owned, &r.checked)
 		r.Blocks = blocks
 		resultProblems(p, l.Number, callID, bad)
 		badImages(p, l.Number, callID, imgs)
@@ -513,7 +513,10 @@ var claudeBlockTypes = map[string]bool{retention.TypeText: true, retention.TypeI
 // they become MCP-shaped images with base64 Data, or unreadable blocks
 // (imgs) when their bytes are no image. Texts and image data of an owned
 // line are decoded in place (strIn).
-func claudeBlocks(v []byte, owned bool) (blocks []retention.Block, problems []string, imgs []badImage) {
+//
+// The decoded bytes of each image that passed its check are appended to
+// kept, for the caller to release.
+func claudeBlocks(v []byte, owned bool, kept *[]checkedImage) (blocks []retention.Block, problems []string, imgs []badImage) {
 	if len(v) == 0 || string(v) == "null" {
 		return nil, nil, nil
 	}
@@ -566,9 +569,13 @@ func claudeBlocks(v []byte, owned bool) (blocks []retention.Block, problems []st
 				blocks = append(blocks, retention.Block{Type: retention.TypeImage, MimeType: mime})
 				return true
 			}
-			b, why := imageBlock(mime, data, it)
+			b, why, img := checkImage(mime, data)
 			if why != "" {
 				imgs = append(imgs, badImage{i, why})
+			}
+			if img.bp != nil {
+				img.block = len(blocks)
+				*kept = append(*kept, img)
 			}
 			blocks = append(blocks, b)
 		default:

@@ -159,7 +159,7 @@ func (c *Compaction) fill(trigger string, before, after int64) {
 // its own and completes the stored ones: a first record read again takes
 // its place and time, a second record closes its first.
 func (w *fileWriter) compactions(p *Parsed, _ []resultExtra) error {
-	if w.mode == ReadAll {
+	if w.clearsStored() {
 		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM compactions WHERE `+fileSessions, w.fileID); err != nil {
 			return fmt.Errorf("compactions: %w", err)
 		}

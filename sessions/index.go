@@ -926,7 +926,7 @@ func (d *DB) processResult(r *ToolResult, c candidate, p *Parsed, roots []string
 					host: strings.Clone(links.URIHost(links.FoundURI(b.Text, fd))), ordinal: k})
 			}
 		case retention.TypeImage:
-			att, err := d.storeImage(b, ref)
+			att, err := d.storeImage(b, ref, r.checkedBytes(i))
 			if err != nil {
 				p.Diag(r.Line, DiagBadImage, map[string]string{"callId": r.CallID, "block": fmt.Sprint(i), "detail": err.Error()})
 				continue
@@ -998,10 +998,13 @@ const streamImageBytes = 1 << 20
 // per content hash, and describes it. Bytes that are no known image are kept
 // too (named by the declared subtype, else .bin), so the block still has an
 // attachment row. An image given by path is read only as the file rule
-// allows for its session.
-func (d *DB) storeImage(b retention.Block, ref SessionRef) (Attachment, error) {
+// allows for its session. checked, when not nil, is b.Data decoded by the
+// reader's check (checkImage), stored as it is.
+func (d *DB) storeImage(b retention.Block, ref SessionRef, checked []byte) (Attachment, error) {
 	var data []byte
 	switch {
+	case checked != nil:
+		data = checked
 	case len(b.Data) > streamImageBytes:
 		r, err := imagecost.Base64Reader(b.Data)
 		if err != nil {
@@ -1131,6 +1134,7 @@ ON CONFLICT (path) DO NOTHING RETURNING id`,
 		if errors.Is(err, sql.ErrNoRows) {
 			return errPassRaced
 		}
+		w.fresh = err == nil
 	} else {
 		w.fileID = prev.id
 		var res sql.Result
@@ -1175,6 +1179,9 @@ type fileWriter struct {
 	c      candidate
 	fileID int64
 	mode   ReadMode
+	// fresh says the file's row was made by this pass, so nothing of it
+	// is stored yet: a whole read has no earlier rows to clear.
+	fresh bool
 	// primary is the source's own session row; byID the rows of its other
 	// sessions (and the primary) by harness session id; used the rows this
 	// pass wrote to.
@@ -1355,12 +1362,18 @@ func (w *fileWriter) sessionRow(id string) (int64, string, error) {
 	return row, route, nil
 }
 
+// clearsStored says a step drops what earlier passes stored of the file
+// before writing this pass's rows: a whole read of a file seen before. Its
+// deletes would find nothing in a file new to the index (its rows cascade
+// away with any file row deleted before).
+func (w *fileWriter) clearsStored() bool { return w.mode == ReadAll && !w.fresh }
+
 // fileSessions is the clause for "every session of this file" in the
 // statements that clear a wholly re-read source's calls and usage.
 const fileSessions = `session_id IN (SELECT id FROM sessions WHERE file_id = ?)`
 
 func (w *fileWriter) calls(p *Parsed, _ []resultExtra) error {
-	if w.mode == ReadAll {
+	if w.clearsStored() {
 		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM tool_calls WHERE `+fileSessions, w.fileID); err != nil {
 			return fmt.Errorf("tool calls: %w", err)
 		}
@@ -1370,22 +1383,26 @@ func (w *fileWriter) calls(p *Parsed, _ []resultExtra) error {
 			return fmt.Errorf("tool calls: %w", err)
 		}
 	}
+	b := rowBatch{sc: w.sc, head: `INSERT OR REPLACE INTO tool_calls (session_id, call_id, name) VALUES `, cols: 3}
 	for sess, m := range p.Calls {
 		row, _, err := w.sessionRow(sess)
 		if err != nil {
 			return err
 		}
 		for id, name := range m {
-			if err := w.sc.exec(`INSERT OR REPLACE INTO tool_calls (session_id, call_id, name) VALUES (?, ?, ?)`, row, id, name); err != nil {
+			if err := b.add(row, id, name); err != nil {
 				return fmt.Errorf("tool call: %w", err)
 			}
 		}
+	}
+	if err := b.flush(); err != nil {
+		return fmt.Errorf("tool call: %w", err)
 	}
 	return nil
 }
 
 func (w *fileWriter) usage(p *Parsed, _ []resultExtra) error {
-	if w.mode == ReadAll {
+	if w.clearsStored() {
 		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM usage WHERE `+fileSessions, w.fileID); err != nil {
 			return fmt.Errorf("usage: %w", err)
 		}
@@ -1433,7 +1450,7 @@ const resultValues = `session_id = ?, tool_name = ?, at = ?, is_error = ?, text_
 
 func (w *fileWriter) results(p *Parsed, extras []resultExtra) error {
 	stored := map[resultKey]storedResult{}
-	if w.mode != ReadAppended {
+	if w.mode != ReadAppended && !w.fresh {
 		rows, err := w.tx.QueryContext(w.ctx, `SELECT id, session_id, call_id, ordinal, content_sig, text_bytes, image_count, block_count FROM tool_results WHERE file_id = ?`, w.fileID)
 		if err != nil {
 			return err
@@ -1457,6 +1474,7 @@ func (w *fileWriter) results(p *Parsed, extras []resultExtra) error {
 		callID  string
 	}
 	next := map[sessCall]int{}
+	linkRows := rowBatch{sc: w.sc, head: `INSERT INTO links (result_id, block_index, shown, reason, parameter, host, ordinal) VALUES `, cols: 7}
 	for i, r := range p.Results {
 		x := extras[i]
 		sess, route, err := w.sessionRow(r.Session)
@@ -1528,12 +1546,16 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...
 				return fmt.Errorf("attachment: %w", err)
 			}
 		}
+		// Links are queued in their order and written after the results
+		// they name (before a gone result's are dropped below).
 		for _, l := range x.links {
-			if err := w.sc.exec(`INSERT INTO links (result_id, block_index, shown, reason, parameter, host, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-				rid, l.block, l.shown, l.reason, l.parameter, l.host, l.ordinal); err != nil {
+			if err := linkRows.add(rid, l.block, l.shown, l.reason, l.parameter, l.host, l.ordinal); err != nil {
 				return fmt.Errorf("link: %w", err)
 			}
 		}
+	}
+	if err := linkRows.flush(); err != nil {
+		return fmt.Errorf("link: %w", err)
 	}
 	for key, s := range stored {
 		// What a whole read did not report again is gone: every stored
@@ -1551,7 +1573,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...
 // diagnostics replaces a wholly re-read source's diagnostics; a resumed
 // pass adds its own, folding counts into the row of the same kind.
 func (w *fileWriter) diagnostics(p *Parsed, _ []resultExtra) error {
-	if w.mode == ReadAll {
+	if w.clearsStored() {
 		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM diagnostics WHERE file_id = ?`, w.fileID); err != nil {
 			return fmt.Errorf("diagnostics: %w", err)
 		}

@@ -118,6 +118,20 @@ type ToolResult struct {
 	// model saw cut (Codex's exec_command_end aggregated_output), in the
 	// harness's terms: OriginalReader reads it back.
 	Original *OriginalRef `json:"original,omitempty"`
+	// checked are the decoded bytes of image blocks the reader checked,
+	// held until OnResult has seen the result (AddResult releases them).
+	checked []checkedImage
+}
+
+// checkedBytes are the decoded bytes of image block i, if the reader kept
+// them.
+func (r *ToolResult) checkedBytes(i int) []byte {
+	for _, c := range r.checked {
+		if c.block == i {
+			return c.bytes
+		}
+	}
+	return nil
 }
 
 // OriginalRef is where a log keeps a result's complete output: a locator in
@@ -246,6 +260,10 @@ func (p *Parsed) AddResult(r ToolResult) {
 	if p.OnResult != nil {
 		p.OnResult(&r)
 	}
+	for _, c := range r.checked {
+		c.release()
+	}
+	r.checked = nil
 	p.Results = append(p.Results, r)
 }
 

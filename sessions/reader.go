@@ -98,7 +98,32 @@ func splitCached(in, cached int64) (fresh, read int64) {
 // checked here, streaming, so a huge inline screenshot is never decoded
 // twice (the indexer stores it streaming too).
 func imageBlock(mime, data string, _ []byte) (retention.Block, string) {
+	b, why, img := checkImage(mime, data)
+	img.release()
+	return b, why
+}
+
+// checkedImage is an image's bytes as checkImage decoded them, in a pooled
+// buffer, for the indexer to store without decoding the base64 again; the
+// block is its index among the result's blocks. release hands the buffer
+// back; nothing may hold the bytes after.
+type checkedImage struct {
+	block int
+	bp    *[]byte
+	bytes []byte
+}
+
+func (c checkedImage) release() {
+	if c.bp != nil {
+		putImageBuffer(c.bp, c.bytes)
+	}
+}
+
+// checkImage is imageBlock keeping the decoded bytes of an image that
+// passed (none for one over heavyImageData, which is only sniffed).
+func checkImage(mime, data string) (retention.Block, string, checkedImage) {
 	var err error
+	var kept checkedImage
 	if len(data) > heavyImageData {
 		var r io.Reader
 		if r, err = imagecost.Base64Reader(data); err == nil {
@@ -119,13 +144,17 @@ func imageBlock(mime, data string, _ []byte) (retention.Block, string) {
 				err = imagecost.CheckIntact(b, info)
 			}
 		}
-		putImageBuffer(bp, b)
+		if err == nil {
+			kept = checkedImage{bp: bp, bytes: b}
+		} else {
+			putImageBuffer(bp, b)
+		}
 	}
 	if err != nil {
 		raw, _ := json.Marshal(map[string]string{"type": retention.TypeImage, "mimeType": mime})
-		return retention.Block{Type: "invalid:" + retention.TypeImage, MimeType: mime, Raw: raw}, err.Error()
+		return retention.Block{Type: "invalid:" + retention.TypeImage, MimeType: mime, Raw: raw}, err.Error(), checkedImage{}
 	}
-	return retention.Block{Type: retention.TypeImage, MimeType: mime, Data: data}, ""
+	return retention.Block{Type: retention.TypeImage, MimeType: mime, Data: data}, "", kept
 }
 
 // imageBuffers hold decoded images that are checked or stored and then

@@ -111,7 +111,10 @@ func runIndex(env Env, args []string) int {
 	started := time.Now()
 	ctx := context.Background()
 	bar := newProgressBar(env)
-	sum, err := db.Index(ctx, roots, sessions.IndexOptions{Progress: bar.show})
+	var sum sessions.Summary
+	withHeapFloor(structureHeapFloor, func() {
+		sum, err = db.Index(ctx, roots, sessions.IndexOptions{Progress: bar.show})
+	})
 	bar.done()
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "spillscope index: %v\n", err)
