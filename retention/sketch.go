@@ -424,6 +424,10 @@ func (a *Analysis) sketchRunTokens(pl *sketchPlan, run []atom, footer int) int {
 		n += a.gapTail(right[0], false)
 	case len(right) == 2 && tail(right[0]) && notice(right[1]):
 		n += a.gapTail(right[0], true) + footer
+	case len(right) == 3 && tail(right[0]) && a.wholeText(right[1]) && right[1].block == right[0].block+1 && notice(right[2]) &&
+		a.sketch.sum.blocks[right[0].block].joined != nil:
+		// A tail in the next-to-last block, the last kept whole after it.
+		n += a.joinedGapTail(right[0]) + footer
 	default:
 		a.sketchFail()
 		return 0
@@ -455,8 +459,19 @@ func (a *Analysis) headNL(at atom) int {
 // gapTail is the price of "[...]\n\n" followed by a tail (a suffix of its
 // block), and by the notice's "\n\n" when notice is set.
 func (a *Analysis) gapTail(at atom, notice bool) int {
+	return a.gapTailOn(at, a.sketch.sum.blocks[at.block].tokens, notice)
+}
+
+// joinedGapTail is the price of "[...]\n\n" followed by a tail of the
+// next-to-last block, the whole last block and the notice's "\n\n".
+func (a *Analysis) joinedGapTail(at atom) int {
+	return a.gapTailOn(at, a.sketch.sum.blocks[at.block].joined, true)
+}
+
+// gapTailOn is gapTail from table t, whose code points start with the
+// tail's block.
+func (a *Analysis) gapTailOn(at atom, t *tokenTable, notice bool) int {
 	sb := &a.sketch.sum.blocks[at.block]
-	t := sb.tokens
 	j := sb.widths.runeIndex(int64(at.start))
 	if j < t.jt || t.tg[j-t.jt] < 0 {
 		a.sketchFail()

@@ -69,7 +69,8 @@ func figuresOf(o Outcome, exact int) figures {
 
 // sketchResult is a result for the sketch properties: mostly one text
 // block, sometimes with images around it or several texts between images,
-// now and then two texts side by side (which sketches decline).
+// now and then two texts side by side (a long one and a short one after
+// it more often).
 func sketchResult(r *rand.Rand, images []Block) Result {
 	size := func() int {
 		switch r.Intn(5) {
@@ -89,6 +90,12 @@ func sketchResult(r *rand.Rand, images []Block) Result {
 	case 2:
 		if r.Intn(3) == 0 {
 			return Result{Content: []Block{text(), text()}}
+		}
+	case 3:
+		// A long text and a short one after it (a host's trailer): cuts
+		// keep the short one whole after a tail of the long one.
+		if r.Intn(2) == 0 {
+			return Result{Content: []Block{textBlock(tableText(r, 4000+r.Intn(8000))), textBlock(tableText(r, 1+r.Intn(300)))}}
 		}
 	}
 	return Result{Content: []Block{text()}}
@@ -204,6 +211,72 @@ func TestSketchEqualsText(t *testing.T) {
 	t.Logf("%d decisions equal, %d declined (by blocks: %v; yardstick: %d)", decided, declined, why, whyYard)
 	if declined*10 > decided {
 		t.Errorf("sketches declined %d of %d decisions", declined, decided+declined)
+	}
+}
+
+// A cut of a long text followed by a short one keeps the short one whole
+// after a tail of the long one, written as one text: a sketch prices that
+// join from the long block's joined tail table, equal to the decision on
+// the text at every budget and estimator, and never declines it for want
+// of a table (the texts hold no piece too long to split again).
+func TestSketchJoinedTail(t *testing.T) {
+	skipUnderRace(t)
+	r := rand.New(rand.NewSource(1201))
+	pol, err := LookupPolicy("dsh-tokens")
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := func(n int) string {
+		var b strings.Builder
+		for b.Len() < n {
+			b.WriteString(trickyAlphabet[r.Intn(len(trickyAlphabet))])
+		}
+		return b.String()
+	}
+	for _, enc := range []string{EstimatorO200k, EstimatorCL100k} {
+		t.Run(enc, func(t *testing.T) {
+			est, err := LookupEstimator(enc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			joined := 0
+			for trial := range 12 {
+				// The long text ends, and the short one starts, anywhere
+				// in a word, a run of white space or punctuation.
+				res := Result{Content: []Block{textBlock(words(2000 + r.Intn(6000))), textBlock(words(1 + r.Intn(200)))}}
+				real, err := Analyse(res, est, "anthropic", AnalyseOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum := summaryOf(t, res, "anthropic", est, Call{})
+				if sum.blocks[0].joined == nil {
+					t.Fatalf("trial %d: no joined tail table on the next-to-last block", trial)
+				}
+				orig, _ := real.Original()
+				for _, b := range randomBudgets(r, orig.Total) {
+					s, err := pol.Info().Resolve(Params{"maxInlineTokens": itoa(int(b))})
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := real.Run(pol, s)
+					sk := sketchOn(t, sum, est, Call{})
+					got := sk.Run(pol, s)
+					if sk.SketchFailed() {
+						t.Fatalf("trial %d budget %d: the sketch declined (text: %+v)", trial, b, figuresOf(want, orig.Total))
+					}
+					if !reflect.DeepEqual(figuresOf(got, orig.Total), figuresOf(want, orig.Total)) {
+						t.Fatalf("trial %d budget %d:\nsketch %+v\ntext   %+v", trial, b, figuresOf(got, orig.Total), figuresOf(want, orig.Total))
+					}
+					if want.Status == StatusReplaced && want.TailStart != nil && want.TailStart.Block == 0 {
+						joined++
+					}
+				}
+			}
+			if joined < 20 {
+				t.Fatalf("only %d cuts kept a tail of the long text and the short one whole", joined)
+			}
+			t.Logf("%d cuts priced from the joined table", joined)
+		})
 	}
 }
 
