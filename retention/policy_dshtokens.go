@@ -51,6 +51,8 @@ func (dshTokens) Info() PolicyInfo {
 	return info
 }
 
+func (dshTokens) nameAndUnit() (name, unit string) { return dshTokensInfo.Name, dshTokensInfo.Unit }
+
 func (dshTokens) Decide(a *Analysis, s Settings) Outcome {
 	b, on := s.Budget()
 	if !on {
