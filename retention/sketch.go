@@ -307,9 +307,19 @@ func (a *Analysis) sketchPrice(pl *sketchPlan) (t Tokens, lastRun, notice int) {
 // piece boundary falls before the notice's "(", so the two add up.
 func (a *Analysis) sepTokens(lead string, pl *sketchPlan) int {
 	if _, ok := a.est.(tiktokenEstimator); ok {
-		return a.est.Count(lead) + a.footerTokens(pl)
+		return countSep(a.est, lead, pl.footer, a.footerTokens(pl))
 	}
 	return a.est.Count(lead + pl.footer)
+}
+
+// countSep prices lead followed by a notice whose own price is n: on a
+// tokenizer a piece boundary falls before the notice's "(", so the two add
+// up (TestFooterTokens); elsewhere the two are counted together.
+func countSep(est Estimator, lead, notice string, n int) int {
+	if _, ok := est.(tiktokenEstimator); ok {
+		return est.Count(lead) + n
+	}
+	return est.Count(lead + notice)
 }
 
 // footerTokens prices the plan's notice. On a tokenizer it is counted in
@@ -352,10 +362,10 @@ func (a *Analysis) footerTokens(pl *sketchPlan) int {
 func digitTokens(m *model, digits string) int {
 	n := 0
 	for len(digits) > 3 {
-		n += m.pieceTokens(digits[:3])
+		n += m.digitGroup(digits[:3])
 		digits = digits[3:]
 	}
-	return n + m.pieceTokens(digits)
+	return n + m.digitGroup(digits)
 }
 
 // sketchRunTokens prices one built text block; footer is the notice's

@@ -3,6 +3,7 @@ package retention
 import (
 	"math/rand"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -490,6 +491,16 @@ func TestFooterTokens(t *testing.T) {
 		est, _ := LookupEstimator(enc)
 		a, _ := Analyse(Result{Content: []Block{textBlock("x")}}, est, "anthropic", AnalyseOptions{})
 		a.sketch = &sketchState{}
+		m := est.(tiktokenEstimator).m
+		for n := 1; n <= 3; n++ {
+			for v := range int(pow10i(n)) {
+				g := strconv.Itoa(v)
+				g = strings.Repeat("0", n-len(g)) + g
+				if got, want := m.digitGroup(g), m.pieceTokens(g); got != want {
+					t.Fatalf("%s: digits %q: %d, counted %d", enc, g, got, want)
+				}
+			}
+		}
 		for range 2000 {
 			n := int64(r.Intn(10)) * pow10i(r.Intn(13))
 			n += int64(r.Intn(1000))
