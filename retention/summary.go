@@ -402,6 +402,7 @@ func buildTokenTable(x *textIndex, limit int) *tokenTable {
 	}
 	t.jt = int64(jt)
 	x.tailTable(t, jt, runes, last)
+	x.pieces = nil // what the Analysis keeps need not hold the memo
 	return t
 }
 
@@ -473,6 +474,33 @@ const unknownCount = -1
 // one very long piece is summarised in linear time.
 const tableSplitCap = 512
 
+// pieceMemoMax bounds the pieces pieceCount remembers per text, and
+// pieceMemoLen their length: the tables count the same short partial
+// pieces (a word's first letters, its last) again and again.
+const (
+	pieceMemoMax = 1 << 15
+	pieceMemoLen = 24
+)
+
+// pieceCount is x.m.pieceTokens(p), remembered for short pieces of x's
+// text while the tables are built.
+func (x *textIndex) pieceCount(p string) int {
+	if len(p) > pieceMemoLen {
+		return x.m.pieceTokens(p)
+	}
+	if n, ok := x.pieces[p]; ok {
+		return int(n)
+	}
+	n := x.m.pieceTokens(p)
+	if x.pieces == nil {
+		x.pieces = map[string]int32{}
+	}
+	if len(x.pieces) < pieceMemoMax {
+		x.pieces[p] = int32(n)
+	}
+	return n
+}
+
 // prefixFrom is prefixCount(k) with bi the index of the last boundary final
 // before k (the text fully split): the pieces from there to k are split
 // again, and those that are the text's own pieces take their known counts.
@@ -490,7 +518,7 @@ func (x *textIndex) prefixFrom(t *src, bi, k int) (tokens, lastStart, lastTokens
 			lastTokens = x.hcum[fb+1] - x.hcum[fb]
 			fb++
 		} else {
-			lastTokens = x.m.pieceTokens(x.text[x.hoff[pos]:x.hoff[e]])
+			lastTokens = x.pieceCount(x.text[x.hoff[pos]:x.hoff[e]])
 			fb = -1
 		}
 		tokens += lastTokens
@@ -514,7 +542,7 @@ func (x *textIndex) suffixAt(t *src, j int) (tokens, conv int) {
 		if e-j > tableSplitCap {
 			return unknownCount, t.n
 		}
-		tokens += x.m.pieceTokens(x.text[x.toff[pos]:x.toff[e]])
+		tokens += x.pieceCount(x.text[x.toff[pos]:x.toff[e]])
 		if b := x.tbound[e]; b >= 0 {
 			return tokens + x.tsuf[b], e
 		}
