@@ -174,12 +174,15 @@ func TestStaleSummariesReadBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	total := st.Summarised
-	for _, tc := range []struct{ name, sql string }{
-		{"other content", `UPDATE result_summaries SET content_sig = 'x' WHERE result_id IN (SELECT result_id FROM result_summaries LIMIT 3)`},
-		{"other version", `UPDATE result_summaries SET version = version + 1 WHERE result_id IN (SELECT result_id FROM result_summaries WHERE content_sig <> 'x' LIMIT 3)`},
-		{"broken bytes", `UPDATE result_summaries SET data = x'0102' WHERE result_id IN (SELECT result_id FROM result_summaries WHERE content_sig <> 'x' AND version = 1 LIMIT 3)`},
+	for _, tc := range []struct {
+		name, sql string
+		args      []any
+	}{
+		{"other content", `UPDATE result_summaries SET content_sig = 'x' WHERE result_id IN (SELECT result_id FROM result_summaries LIMIT 3)`, nil},
+		{"other version", `UPDATE result_summaries SET version = version + 1 WHERE result_id IN (SELECT result_id FROM result_summaries WHERE content_sig <> 'x' LIMIT 3)`, nil},
+		{"broken bytes", `UPDATE result_summaries SET data = x'0102' WHERE result_id IN (SELECT result_id FROM result_summaries WHERE content_sig <> 'x' AND version = ? LIMIT 3)`, []any{retention.SummaryVersion}},
 	} {
-		if _, err := d.db.ExecContext(ctx, tc.sql); err != nil {
+		if _, err := d.db.ExecContext(ctx, tc.sql, tc.args...); err != nil {
 			t.Fatal(err)
 		}
 		var st2 SweepStats
