@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"sync"
 	"unicode/utf8"
@@ -706,8 +707,12 @@ var (
 
 func zcodec() (*zstd.Encoder, *zstd.Decoder) {
 	zOnce.Do(func() {
-		zEnc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
-		zDec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+		// EncodeAll and DecodeAll run at most this many at once: one per
+		// core, as many as the workers summarising or sweeping (with one,
+		// a sweep's workers waited in turn for the decoder).
+		n := runtime.GOMAXPROCS(0)
+		zEnc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(n))
+		zDec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(n))
 	})
 	return zEnc, zDec
 }
