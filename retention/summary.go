@@ -23,8 +23,9 @@ import (
 // are, and, on a tokenizer, the exact count of every prefix and suffix a cut
 // search can reach plus the counts of the joins a cut writes (the prefix
 // followed by "\n\n", the gap's "[...]\n\n" followed by the suffix, the
-// suffix followed by the notice's "\n\n"). Each image's price and whether it
-// is readable. From these, Sketch builds an Analysis that runs the real
+// suffix followed by the notice's "\n\n"), and for a text before a last
+// text block the same joins of its suffixes followed by that block (a cut
+// writes them as one text). Each image's price and whether it is readable. From these, Sketch builds an Analysis that runs the real
 // policy code (the same cut searches and retention), so a sketched decision
 // equals the decision on the text or reports that it cannot be made
 // (Analysis.SketchFailed), and the caller decides on the text.
