@@ -83,7 +83,7 @@ func (dshTokens) Decide(a *Analysis, s Settings) Outcome {
 	// so a sweep counts them once.
 	res := a.derive("dsh/reserve", func() any {
 		worst := FormatSpillNotice(ExactOmission(a.textBytes), ref, a.images)
-		c := est.Count(worst)
+		c := a.noticeTokens(worst, a.textBytes, a.images)
 		return [2]int{c, est.Count(DshGap) + countSep(est, noticeSep, worst, c)}
 	}).([2]int)
 	if c := res[0]; c > B {

@@ -328,13 +328,19 @@ func countSep(est Estimator, lead, notice string, n int) int {
 // image count and the spill reference, so a sweep counts the notice's text
 // once per result (TestFooterTokens compares it with counting the notice).
 func (a *Analysis) footerTokens(pl *sketchPlan) int {
+	return a.noticeTokens(pl.footer, pl.r.omittedBytes, pl.r.omittedImages)
+}
+
+// noticeTokens prices notice, the call's notice for omitted bytes and k
+// images (FormatSpillNotice(ExactOmission(omitted), ref, k)), in the parts
+// footerTokens names on a tokenizer, and whole elsewhere.
+func (a *Analysis) noticeTokens(notice string, omitted int64, k int) int {
 	te, ok := a.est.(tiktokenEstimator)
 	if !ok {
-		return a.est.Count(pl.footer)
+		return a.est.Count(notice)
 	}
 	m := te.m
 	ref := a.call.Spill.withDefaults()
-	k := pl.r.omittedImages
 	parts := a.derive("sketch/footer", func() any { return map[int][2]int{} }).(map[int][2]int)
 	c, ok := parts[k]
 	if !ok {
@@ -350,7 +356,7 @@ func (a *Analysis) footerTokens(pl *sketchPlan) int {
 		}
 		parts[k] = c
 	}
-	n := c[0] + c[1] + digitTokens(m, strconv.FormatInt(pl.r.omittedBytes, 10))
+	n := c[0] + c[1] + digitTokens(m, strconv.FormatInt(omitted, 10))
 	if k > 0 {
 		n += digitTokens(m, strconv.Itoa(k))
 	}

@@ -489,8 +489,6 @@ func TestFooterTokens(t *testing.T) {
 	r := rand.New(rand.NewSource(12))
 	for _, enc := range []string{EncodingO200k, EncodingCL100k} {
 		est, _ := LookupEstimator(enc)
-		a, _ := Analyse(Result{Content: []Block{textBlock("x")}}, est, "anthropic", AnalyseOptions{})
-		a.sketch = &sketchState{}
 		m := est.(tiktokenEstimator).m
 		for n := 1; n <= 3; n++ {
 			for v := range int(pow10i(n)) {
@@ -501,11 +499,18 @@ func TestFooterTokens(t *testing.T) {
 				}
 			}
 		}
-		for range 2000 {
+		// The default reference, a spill path as sweeps name them, and
+		// one whose path holds digits, spaces and a bracket.
+		refs := []SpillRef{{}, {Locator: DshSpillLocator("/home/u/.local/share/spillscope/review", "sess-1", "0a1b2c3d4e5f", "Bash")},
+			{Locator: "/tmp/run 2026/(1)/tool-00123.txt", Hint: "Open it."}}
+		for i := range 3000 {
+			ref := refs[i%len(refs)]
+			a, _ := Analyse(Result{Content: []Block{textBlock("x")}}, est, "anthropic", AnalyseOptions{Call: Call{Spill: ref}})
+			a.sketch = &sketchState{}
 			n := int64(r.Intn(10)) * pow10i(r.Intn(13))
 			n += int64(r.Intn(1000))
 			pl := &sketchPlan{r: retained{omittedBytes: n, omittedImages: []int{0, 0, 1, 2, 9, 10, 123, 1000, 10007}[r.Intn(9)]}}
-			pl.footer = FormatSpillNotice(ExactOmission(n), SpillRef{}, pl.r.omittedImages)
+			pl.footer = FormatSpillNotice(ExactOmission(n), ref, pl.r.omittedImages)
 			if got, want := a.footerTokens(pl), est.Count(pl.footer); got != want {
 				t.Fatalf("%s: %q: %d, counted %d", enc, pl.footer, got, want)
 			}
