@@ -380,15 +380,27 @@ func (a *Analysis) Run(p Policy, s Settings) Outcome {
 		return Outcome{Policy: p.Info().Name, Diagnostics: []string{}}
 	}
 	o := p.Decide(a, s)
-	info := p.Info()
-	o.Policy = info.Name
+	name, unit := nameAndUnit(p)
+	o.Policy = name
 	if o.BudgetUnit == "" {
-		o.BudgetUnit = info.Unit
+		o.BudgetUnit = unit
 	}
 	if o.Diagnostics == nil {
 		o.Diagnostics = []string{}
 	}
 	return o
+}
+
+// infoNamer is a policy that gives its name and unit without building its
+// whole PolicyInfo: a sweep asks at every decision.
+type infoNamer interface{ nameAndUnit() (name, unit string) }
+
+func nameAndUnit(p Policy) (name, unit string) {
+	if n, ok := p.(infoNamer); ok {
+		return n.nameAndUnit()
+	}
+	info := p.Info()
+	return info.Name, info.Unit
 }
 
 // Decide runs the named policy ("" is DefaultPolicy) with raw parameters.

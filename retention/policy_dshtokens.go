@@ -51,6 +51,8 @@ func (dshTokens) Info() PolicyInfo {
 	return info
 }
 
+func (dshTokens) nameAndUnit() (name, unit string) { return dshTokensInfo.Name, dshTokensInfo.Unit }
+
 func (dshTokens) Decide(a *Analysis, s Settings) Outcome {
 	b, on := s.Budget()
 	if !on {
@@ -81,7 +83,8 @@ func (dshTokens) Decide(a *Analysis, s Settings) Outcome {
 	// so a sweep counts them once.
 	res := a.derive("dsh/reserve", func() any {
 		worst := FormatSpillNotice(ExactOmission(a.textBytes), ref, a.images)
-		return [2]int{est.Count(worst), est.Count(DshGap) + est.Count(noticeSep+worst)}
+		c := a.noticeTokens(worst, a.textBytes, a.images)
+		return [2]int{c, est.Count(DshGap) + countSep(est, noticeSep, worst, c)}
 	}).([2]int)
 	if c := res[0]; c > B {
 		return a.keep(StatusPreserved, bp, fmt.Sprintf("notice exceeds budget: the notice at its longest costs %d tokens on %s, the budget is %d", c, est.Name(), B))

@@ -307,9 +307,19 @@ func (a *Analysis) sketchPrice(pl *sketchPlan) (t Tokens, lastRun, notice int) {
 // piece boundary falls before the notice's "(", so the two add up.
 func (a *Analysis) sepTokens(lead string, pl *sketchPlan) int {
 	if _, ok := a.est.(tiktokenEstimator); ok {
-		return a.est.Count(lead) + a.footerTokens(pl)
+		return countSep(a.est, lead, pl.footer, a.footerTokens(pl))
 	}
 	return a.est.Count(lead + pl.footer)
+}
+
+// countSep prices lead followed by a notice whose own price is n: on a
+// tokenizer a piece boundary falls before the notice's "(", so the two add
+// up (TestFooterTokens); elsewhere the two are counted together.
+func countSep(est Estimator, lead, notice string, n int) int {
+	if _, ok := est.(tiktokenEstimator); ok {
+		return est.Count(lead) + n
+	}
+	return est.Count(lead + notice)
 }
 
 // footerTokens prices the plan's notice. On a tokenizer it is counted in
@@ -318,13 +328,19 @@ func (a *Analysis) sepTokens(lead string, pl *sketchPlan) int {
 // image count and the spill reference, so a sweep counts the notice's text
 // once per result (TestFooterTokens compares it with counting the notice).
 func (a *Analysis) footerTokens(pl *sketchPlan) int {
+	return a.noticeTokens(pl.footer, pl.r.omittedBytes, pl.r.omittedImages)
+}
+
+// noticeTokens prices notice, the call's notice for omitted bytes and k
+// images (FormatSpillNotice(ExactOmission(omitted), ref, k)), in the parts
+// footerTokens names on a tokenizer, and whole elsewhere.
+func (a *Analysis) noticeTokens(notice string, omitted int64, k int) int {
 	te, ok := a.est.(tiktokenEstimator)
 	if !ok {
-		return a.est.Count(pl.footer)
+		return a.est.Count(notice)
 	}
 	m := te.m
 	ref := a.call.Spill.withDefaults()
-	k := pl.r.omittedImages
 	parts := a.derive("sketch/footer", func() any { return map[int][2]int{} }).(map[int][2]int)
 	c, ok := parts[k]
 	if !ok {
@@ -340,7 +356,7 @@ func (a *Analysis) footerTokens(pl *sketchPlan) int {
 		}
 		parts[k] = c
 	}
-	n := c[0] + c[1] + digitTokens(m, strconv.FormatInt(pl.r.omittedBytes, 10))
+	n := c[0] + c[1] + digitTokens(m, strconv.FormatInt(omitted, 10))
 	if k > 0 {
 		n += digitTokens(m, strconv.Itoa(k))
 	}
@@ -352,10 +368,10 @@ func (a *Analysis) footerTokens(pl *sketchPlan) int {
 func digitTokens(m *model, digits string) int {
 	n := 0
 	for len(digits) > 3 {
-		n += m.pieceTokens(digits[:3])
+		n += m.digitGroup(digits[:3])
 		digits = digits[3:]
 	}
-	return n + m.pieceTokens(digits)
+	return n + m.digitGroup(digits)
 }
 
 // sketchRunTokens prices one built text block; footer is the notice's
@@ -424,6 +440,10 @@ func (a *Analysis) sketchRunTokens(pl *sketchPlan, run []atom, footer int) int {
 		n += a.gapTail(right[0], false)
 	case len(right) == 2 && tail(right[0]) && notice(right[1]):
 		n += a.gapTail(right[0], true) + footer
+	case len(right) == 3 && tail(right[0]) && a.wholeText(right[1]) && right[1].block == right[0].block+1 && notice(right[2]) &&
+		a.sketch.sum.blocks[right[0].block].joined != nil:
+		// A tail in the next-to-last block, the last kept whole after it.
+		n += a.joinedGapTail(right[0]) + footer
 	default:
 		a.sketchFail()
 		return 0
@@ -455,8 +475,19 @@ func (a *Analysis) headNL(at atom) int {
 // gapTail is the price of "[...]\n\n" followed by a tail (a suffix of its
 // block), and by the notice's "\n\n" when notice is set.
 func (a *Analysis) gapTail(at atom, notice bool) int {
+	return a.gapTailOn(at, a.sketch.sum.blocks[at.block].tokens, notice)
+}
+
+// joinedGapTail is the price of "[...]\n\n" followed by a tail of the
+// next-to-last block, the whole last block and the notice's "\n\n".
+func (a *Analysis) joinedGapTail(at atom) int {
+	return a.gapTailOn(at, a.sketch.sum.blocks[at.block].joined, true)
+}
+
+// gapTailOn is gapTail from table t, whose code points start with the
+// tail's block.
+func (a *Analysis) gapTailOn(at atom, t *tokenTable, notice bool) int {
 	sb := &a.sketch.sum.blocks[at.block]
-	t := sb.tokens
 	j := sb.widths.runeIndex(int64(at.start))
 	if j < t.jt || t.tg[j-t.jt] < 0 {
 		a.sketchFail()

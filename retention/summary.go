@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"sync"
 	"unicode/utf8"
@@ -22,15 +23,16 @@ import (
 // are, and, on a tokenizer, the exact count of every prefix and suffix a cut
 // search can reach plus the counts of the joins a cut writes (the prefix
 // followed by "\n\n", the gap's "[...]\n\n" followed by the suffix, the
-// suffix followed by the notice's "\n\n"). Each image's price and whether it
-// is readable. From these, Sketch builds an Analysis that runs the real
+// suffix followed by the notice's "\n\n"), and for a text before a last
+// text block the same joins of its suffixes followed by that block (a cut
+// writes them as one text). Each image's price and whether it is readable. From these, Sketch builds an Analysis that runs the real
 // policy code (the same cut searches and retention), so a sketched decision
 // equals the decision on the text or reports that it cannot be made
 // (Analysis.SketchFailed), and the caller decides on the text.
 
 // SummaryVersion changes whenever what a summary holds or how it is counted
 // changes; a stored summary of another version is stale.
-const SummaryVersion = 1
+const SummaryVersion = 2
 
 // ErrNoSketch reports a summary that cannot stand for its result on the
 // asked estimator or route.
@@ -77,6 +79,10 @@ type sumBlock struct {
 	widths     widthRuns
 	newlines   []int64
 	tokens     *tokenTable
+	// joined, on the next-to-last block when the last is text too, is
+	// the tail table of this block's text followed by the last block's
+	// (buildJoinedTail): a tail starting here is written joined to it.
+	joined *tokenTable
 	// Images: whether they are priced and readable, the route's visual
 	// tokens, the handle text's price on Estimator and its lengths.
 	priced, readable         bool
@@ -306,7 +312,6 @@ func buildTokenTable(x *textIndex, limit int) *tokenTable {
 	// A punctuation piece followed by "\n\n" takes the line breaks in; its
 	// count is kept by the piece, which repeats.
 	punctNL := map[string]int{}
-	gap := m.count(dshGapRest)
 
 	// Head region: up to the first gallop probe over limit.
 	kh := runes
@@ -398,11 +403,23 @@ func buildTokenTable(x *textIndex, limit int) *tokenTable {
 		}
 	}
 	t.jt = int64(jt)
-	t.s = make([]int32, runes-jt+1)
-	t.tg = make([]int32, runes-jt+1)
+	x.tailTable(t, jt, runes, last)
+	x.pieces = nil // what the Analysis keeps need not hold the memo
+	return t
+}
+
+// tailTable fills t's tail region for code points [jt, end] of x's text
+// (end at most its length): s, tg and tge as buildTokenTable describes
+// them, with t.total and t.endNL already x's; last is x.lastStable().
+func (x *textIndex) tailTable(t *tokenTable, jt, end, last int) {
+	m, text := x.m, x.text
+	runes := len(x.hrunes)
+	gap := m.count(dshGapRest)
+	t.s = make([]int32, end-jt+1)
+	t.tg = make([]int32, end-jt+1)
 	absorbs := func(r rune) bool { return r == '\r' || r == '\n' || (r == '/' && m.name == EncodingO200k) }
 	tail := &src{r: x.trunes, n: len(x.trunes)}
-	for j := jt; j <= runes; j++ {
+	for j := jt; j <= end; j++ {
 		s, conv := x.suffixAt(tail, j)
 		g := unknownCount
 		switch {
@@ -430,6 +447,23 @@ func buildTokenTable(x *textIndex, limit int) *tokenTable {
 			}
 		}
 	}
+}
+
+// buildJoinedTail is the tail table of a text block followed, in the same
+// built block, by the rest of the result's text (joined: the block's text
+// then the next blocks', all text): a cut whose tail starts in the block
+// keeps the rest whole and writes "[...]\n\n" + tail + rest (+ "\n\n"),
+// whose counts are joined's suffix counts from the same code points. It
+// covers the block's own tail region, jt up to its runes.
+func buildJoinedTail(m *model, joined string, jt, runes int) *tokenTable {
+	x := newTextIndex(m, joined)
+	x.growHeadTo(len(joined))
+	x.buildTail(0)
+	t := &tokenTable{total: x.total()}
+	last := x.lastStable()
+	t.endNL = x.hcum[sortSearch(x.hbounds, last)] + m.count(joined[x.hoff[last]:]+"\n\n")
+	t.jt = int64(jt)
+	x.tailTable(t, jt, runes, last)
 	return t
 }
 
@@ -441,6 +475,33 @@ const unknownCount = -1
 // tableSplitCap bounds how far back an entry is split again, so a text of
 // one very long piece is summarised in linear time.
 const tableSplitCap = 512
+
+// pieceMemoMax bounds the pieces pieceCount remembers per text, and
+// pieceMemoLen their length: the tables count the same short partial
+// pieces (a word's first letters, its last) again and again.
+const (
+	pieceMemoMax = 1 << 15
+	pieceMemoLen = 24
+)
+
+// pieceCount is x.m.pieceTokens(p), remembered for short pieces of x's
+// text while the tables are built.
+func (x *textIndex) pieceCount(p string) int {
+	if len(p) > pieceMemoLen {
+		return x.m.pieceTokens(p)
+	}
+	if n, ok := x.pieces[p]; ok {
+		return int(n)
+	}
+	n := x.m.pieceTokens(p)
+	if x.pieces == nil {
+		x.pieces = map[string]int32{}
+	}
+	if len(x.pieces) < pieceMemoMax {
+		x.pieces[p] = int32(n)
+	}
+	return n
+}
 
 // prefixFrom is prefixCount(k) with bi the index of the last boundary final
 // before k (the text fully split): the pieces from there to k are split
@@ -459,7 +520,7 @@ func (x *textIndex) prefixFrom(t *src, bi, k int) (tokens, lastStart, lastTokens
 			lastTokens = x.hcum[fb+1] - x.hcum[fb]
 			fb++
 		} else {
-			lastTokens = x.m.pieceTokens(x.text[x.hoff[pos]:x.hoff[e]])
+			lastTokens = x.pieceCount(x.text[x.hoff[pos]:x.hoff[e]])
 			fb = -1
 		}
 		tokens += lastTokens
@@ -483,7 +544,7 @@ func (x *textIndex) suffixAt(t *src, j int) (tokens, conv int) {
 		if e-j > tableSplitCap {
 			return unknownCount, t.n
 		}
-		tokens += x.m.pieceTokens(x.text[x.toff[pos]:x.toff[e]])
+		tokens += x.pieceCount(x.text[x.toff[pos]:x.toff[e]])
 		if b := x.tbound[e]; b >= 0 {
 			return tokens + x.tsuf[b], e
 		}
@@ -607,8 +668,12 @@ func BuildSummary(a *Analysis) *Summary {
 				}
 			}
 			if tokenizer {
-				sb.tokens = buildTokenTable(bi.cost.(*tiktokenText).x, limit)
+				x := bi.cost.(*tiktokenText).x
+				sb.tokens = buildTokenTable(x, limit)
 				sb.hasTokens, sb.tokenTotal = true, sb.tokens.total
+				if last := &a.blocks[len(a.blocks)-1]; i == len(a.blocks)-2 && last.kind == TypeText {
+					sb.joined = buildJoinedTail(x.m, bi.text+last.text, int(sb.tokens.jt), len(x.hrunes))
+				}
 			}
 		case TypeImage:
 			sb.kind = sumImage
@@ -643,8 +708,12 @@ var (
 
 func zcodec() (*zstd.Encoder, *zstd.Decoder) {
 	zOnce.Do(func() {
-		zEnc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
-		zDec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+		// EncodeAll and DecodeAll run at most this many at once: one per
+		// core, as many as the workers summarising or sweeping (with one,
+		// a sweep's workers waited in turn for the decoder).
+		n := runtime.GOMAXPROCS(0)
+		zEnc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(n))
+		zDec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(n))
 	})
 	return zEnc, zDec
 }
@@ -756,6 +825,20 @@ func (b *sumBlock) encodeTables(w *sumWriter) {
 	w.int(t.jt)
 	w.deltas(t.s)
 	w.diffs(t.tg, t.s)
+	w.tailTable(t)
+	w.bool(b.joined != nil)
+	if j := b.joined; j != nil {
+		w.int(int64(j.total))
+		w.int(int64(j.endNL))
+		w.int(j.jt)
+		w.deltas(j.s)
+		w.diffs(j.tg, j.s)
+		w.tailTable(j)
+	}
+}
+
+// tailTable writes t's tge entries, in code-point order.
+func (w *sumWriter) tailTable(t *tokenTable) {
 	w.uint(uint64(len(t.tge)))
 	keys := make([]int64, 0, len(t.tge))
 	for j := range t.tge {
@@ -765,6 +848,17 @@ func (b *sumBlock) encodeTables(w *sumWriter) {
 	for _, j := range keys {
 		w.int(j)
 		w.int(int64(t.tge[j]))
+	}
+}
+
+// tge reads a table's tge entries (tailTable); limit bounds their count.
+func (r *sumReader) tge(t *tokenTable, limit int) {
+	if k := r.count(limit); k > 0 {
+		t.tge = make(map[int64]int32, k)
+		for range k {
+			j := r.int()
+			t.tge[j] = int32(r.int())
+		}
 	}
 }
 
@@ -1021,17 +1115,22 @@ func (s *Summary) load() error {
 			t.jt = r.int()
 			t.s = r.smalls(r.count(len(raw)), nil)
 			t.tg = r.smalls(len(t.s), t.s)
-			if k := r.count(len(raw)); k > 0 {
-				t.tge = make(map[int64]int32, k)
-				for range k {
-					j := r.int()
-					t.tge[j] = int32(r.int())
-				}
-			}
+			r.tge(t, len(raw))
 			if r.err == nil && (int64(len(t.p)) != t.kh+1 || int64(len(t.s)) != b.runes-t.jt+1) {
 				r.err = fmt.Errorf("block %d: token tables do not cover their regions", i)
 			}
 			b.tokens = t
+			b.joined = nil
+			if r.bool() {
+				j := &tokenTable{total: int(r.int()), endNL: int(r.int()), jt: r.int()}
+				j.s = r.smalls(r.count(len(raw)), nil)
+				j.tg = r.smalls(len(j.s), j.s)
+				r.tge(j, len(raw))
+				if r.err == nil && (i != len(s.blocks)-2 || j.jt != t.jt || int64(len(j.s)) != b.runes-j.jt+1) {
+					r.err = fmt.Errorf("block %d: joined tail table does not cover its region", i)
+				}
+				b.joined = j
+			}
 		}
 		if r.err != nil {
 			break

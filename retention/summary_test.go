@@ -3,6 +3,7 @@ package retention
 import (
 	"math/rand"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -69,7 +70,8 @@ func figuresOf(o Outcome, exact int) figures {
 
 // sketchResult is a result for the sketch properties: mostly one text
 // block, sometimes with images around it or several texts between images,
-// now and then two texts side by side (which sketches decline).
+// now and then two texts side by side (a long one and a short one after
+// it more often).
 func sketchResult(r *rand.Rand, images []Block) Result {
 	size := func() int {
 		switch r.Intn(5) {
@@ -89,6 +91,12 @@ func sketchResult(r *rand.Rand, images []Block) Result {
 	case 2:
 		if r.Intn(3) == 0 {
 			return Result{Content: []Block{text(), text()}}
+		}
+	case 3:
+		// A long text and a short one after it (a host's trailer): cuts
+		// keep the short one whole after a tail of the long one.
+		if r.Intn(2) == 0 {
+			return Result{Content: []Block{textBlock(tableText(r, 4000+r.Intn(8000))), textBlock(tableText(r, 1+r.Intn(300)))}}
 		}
 	}
 	return Result{Content: []Block{text()}}
@@ -204,6 +212,72 @@ func TestSketchEqualsText(t *testing.T) {
 	t.Logf("%d decisions equal, %d declined (by blocks: %v; yardstick: %d)", decided, declined, why, whyYard)
 	if declined*10 > decided {
 		t.Errorf("sketches declined %d of %d decisions", declined, decided+declined)
+	}
+}
+
+// A cut of a long text followed by a short one keeps the short one whole
+// after a tail of the long one, written as one text: a sketch prices that
+// join from the long block's joined tail table, equal to the decision on
+// the text at every budget and estimator, and never declines it for want
+// of a table (the texts hold no piece too long to split again).
+func TestSketchJoinedTail(t *testing.T) {
+	skipUnderRace(t)
+	r := rand.New(rand.NewSource(1201))
+	pol, err := LookupPolicy("dsh-tokens")
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := func(n int) string {
+		var b strings.Builder
+		for b.Len() < n {
+			b.WriteString(trickyAlphabet[r.Intn(len(trickyAlphabet))])
+		}
+		return b.String()
+	}
+	for _, enc := range []string{EstimatorO200k, EstimatorCL100k} {
+		t.Run(enc, func(t *testing.T) {
+			est, err := LookupEstimator(enc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			joined := 0
+			for trial := range 12 {
+				// The long text ends, and the short one starts, anywhere
+				// in a word, a run of white space or punctuation.
+				res := Result{Content: []Block{textBlock(words(2000 + r.Intn(6000))), textBlock(words(1 + r.Intn(200)))}}
+				real, err := Analyse(res, est, "anthropic", AnalyseOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum := summaryOf(t, res, "anthropic", est, Call{})
+				if sum.blocks[0].joined == nil {
+					t.Fatalf("trial %d: no joined tail table on the next-to-last block", trial)
+				}
+				orig, _ := real.Original()
+				for _, b := range randomBudgets(r, orig.Total) {
+					s, err := pol.Info().Resolve(Params{"maxInlineTokens": itoa(int(b))})
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := real.Run(pol, s)
+					sk := sketchOn(t, sum, est, Call{})
+					got := sk.Run(pol, s)
+					if sk.SketchFailed() {
+						t.Fatalf("trial %d budget %d: the sketch declined (text: %+v)", trial, b, figuresOf(want, orig.Total))
+					}
+					if !reflect.DeepEqual(figuresOf(got, orig.Total), figuresOf(want, orig.Total)) {
+						t.Fatalf("trial %d budget %d:\nsketch %+v\ntext   %+v", trial, b, figuresOf(got, orig.Total), figuresOf(want, orig.Total))
+					}
+					if want.Status == StatusReplaced && want.TailStart != nil && want.TailStart.Block == 0 {
+						joined++
+					}
+				}
+			}
+			if joined < 20 {
+				t.Fatalf("only %d cuts kept a tail of the long text and the short one whole", joined)
+			}
+			t.Logf("%d cuts priced from the joined table", joined)
+		})
 	}
 }
 
@@ -415,13 +489,28 @@ func TestFooterTokens(t *testing.T) {
 	r := rand.New(rand.NewSource(12))
 	for _, enc := range []string{EncodingO200k, EncodingCL100k} {
 		est, _ := LookupEstimator(enc)
-		a, _ := Analyse(Result{Content: []Block{textBlock("x")}}, est, "anthropic", AnalyseOptions{})
-		a.sketch = &sketchState{}
-		for range 2000 {
+		m := est.(tiktokenEstimator).m
+		for n := 1; n <= 3; n++ {
+			for v := range int(pow10i(n)) {
+				g := strconv.Itoa(v)
+				g = strings.Repeat("0", n-len(g)) + g
+				if got, want := m.digitGroup(g), m.pieceTokens(g); got != want {
+					t.Fatalf("%s: digits %q: %d, counted %d", enc, g, got, want)
+				}
+			}
+		}
+		// The default reference, a spill path as sweeps name them, and
+		// one whose path holds digits, spaces and a bracket.
+		refs := []SpillRef{{}, {Locator: DshSpillLocator("/home/u/.local/share/spillscope/review", "sess-1", "0a1b2c3d4e5f", "Bash")},
+			{Locator: "/tmp/run 2026/(1)/tool-00123.txt", Hint: "Open it."}}
+		for i := range 3000 {
+			ref := refs[i%len(refs)]
+			a, _ := Analyse(Result{Content: []Block{textBlock("x")}}, est, "anthropic", AnalyseOptions{Call: Call{Spill: ref}})
+			a.sketch = &sketchState{}
 			n := int64(r.Intn(10)) * pow10i(r.Intn(13))
 			n += int64(r.Intn(1000))
 			pl := &sketchPlan{r: retained{omittedBytes: n, omittedImages: []int{0, 0, 1, 2, 9, 10, 123, 1000, 10007}[r.Intn(9)]}}
-			pl.footer = FormatSpillNotice(ExactOmission(n), SpillRef{}, pl.r.omittedImages)
+			pl.footer = FormatSpillNotice(ExactOmission(n), ref, pl.r.omittedImages)
 			if got, want := a.footerTokens(pl), est.Count(pl.footer); got != want {
 				t.Fatalf("%s: %q: %d, counted %d", enc, pl.footer, got, want)
 			}

@@ -50,6 +50,9 @@ const gallopStart = 64
 type textIndex struct {
 	m    *model
 	text string // valid UTF-8
+	// pieces remembers counts of short pieces for the summary tables
+	// (pieceCount).
+	pieces map[string]int32
 
 	// Prefix table over text[:len(hoff)-1 runes].
 	hrunes  []rune

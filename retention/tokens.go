@@ -118,6 +118,43 @@ type model struct {
 	vocab  *vocab.Table
 	maxTok int
 	next   func(t *src, i int) int // the end of the piece starting at i
+
+	// digitGroups are the counts of every run of one to three digits
+	// (digitGroup), made on first use: a sweep prices a notice's byte
+	// count at every cut.
+	digitsOnce  sync.Once
+	digitGroups [1110]int32
+}
+
+// digitGroup is pieceTokens of g, one to three ASCII digits.
+func (m *model) digitGroup(g string) int {
+	m.digitsOnce.Do(func() {
+		var b [3]byte
+		for n, at := 1, 0; n <= 3; n++ {
+			lim := 1
+			for range n {
+				lim *= 10
+			}
+			for v := range lim {
+				for i, x := n-1, v; i >= 0; i, x = i-1, x/10 {
+					b[i] = byte('0' + x%10)
+				}
+				m.digitGroups[at+v] = int32(m.pieceTokens(string(b[:n])))
+			}
+			at += lim
+		}
+	})
+	at, v := 0, 0
+	for i := 0; i < len(g); i++ {
+		v = v*10 + int(g[i]-'0')
+	}
+	switch len(g) {
+	case 2:
+		at = 10
+	case 3:
+		at = 110
+	}
+	return int(m.digitGroups[at+v])
 }
 
 func getModel(encoding string) (*model, error) {

@@ -147,7 +147,14 @@ func (d *DB) Sweep(ctx context.Context, budgets []int64, opts SweepOptions) ([]S
 		if err != nil {
 			return false
 		}
-		outs := make([]retention.Outcome, len(settings))
+		// The outcomes are summed into the rows before the next result
+		// needs a slice: one per worker is reused, not 40 per result.
+		bp := outsPool.Get().(*[]retention.Outcome)
+		defer outsPool.Put(bp)
+		if len(*bp) < len(settings) {
+			*bp = make([]retention.Outcome, len(settings))
+		}
+		outs := (*bp)[:len(settings)]
 		var same *retention.Outcome
 		for _, i := range order {
 			if same != nil {
@@ -180,6 +187,9 @@ func (d *DB) Sweep(ctx context.Context, budgets []int64, opts SweepOptions) ([]S
 	}
 	return out, nil
 }
+
+// outsPool holds the outcome slices a sketched result is decided into.
+var outsPool = sync.Pool{New: func() any { return new([]retention.Outcome) }}
 
 // eachResult decides every result opts selects, on opts.Workers
 // goroutines: through sketch from its summary when it has a current one on

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand"
+	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -174,12 +175,15 @@ func TestStaleSummariesReadBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	total := st.Summarised
-	for _, tc := range []struct{ name, sql string }{
-		{"other content", `UPDATE result_summaries SET content_sig = 'x' WHERE result_id IN (SELECT result_id FROM result_summaries LIMIT 3)`},
-		{"other version", `UPDATE result_summaries SET version = version + 1 WHERE result_id IN (SELECT result_id FROM result_summaries WHERE content_sig <> 'x' LIMIT 3)`},
-		{"broken bytes", `UPDATE result_summaries SET data = x'0102' WHERE result_id IN (SELECT result_id FROM result_summaries WHERE content_sig <> 'x' AND version = 1 LIMIT 3)`},
+	for _, tc := range []struct {
+		name, sql string
+		args      []any
+	}{
+		{"other content", `UPDATE result_summaries SET content_sig = 'x' WHERE result_id IN (SELECT result_id FROM result_summaries LIMIT 3)`, nil},
+		{"other version", `UPDATE result_summaries SET version = version + 1 WHERE result_id IN (SELECT result_id FROM result_summaries WHERE content_sig <> 'x' LIMIT 3)`, nil},
+		{"broken bytes", `UPDATE result_summaries SET data = x'0102' WHERE result_id IN (SELECT result_id FROM result_summaries WHERE content_sig <> 'x' AND version = ? LIMIT 3)`, []any{retention.SummaryVersion}},
 	} {
-		if _, err := d.db.ExecContext(ctx, tc.sql); err != nil {
+		if _, err := d.db.ExecContext(ctx, tc.sql, tc.args...); err != nil {
 			t.Fatal(err)
 		}
 		var st2 SweepStats
@@ -225,6 +229,31 @@ func BenchmarkSweepSummaries(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkSweepIndexAt is the same 40-budget sweep (100 to 100,000) over
+// the index at $SPILLSCOPE_SWEEP_DB, e.g. the 1 GB benchmark corpus's
+// (spillscope sample --bench-bytes 1GB, then spillscope index), opened as
+// it is; it reports how many results were read back.
+func BenchmarkSweepIndexAt(b *testing.B) {
+	path := os.Getenv("SPILLSCOPE_SWEEP_DB")
+	if path == "" {
+		b.Skip("SPILLSCOPE_SWEEP_DB names no index")
+	}
+	d, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	budgets := logBudgets(40, 100, 100000)
+	var st SweepStats
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := d.Sweep(b.Context(), budgets, SweepOptions{Stats: &st}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(st.Results-st.Summarised), "readback")
 }
 
 // A pass limited to some sessions (a watcher's) summarises their results
