@@ -249,11 +249,6 @@ func projection(out retention.Outcome, orig retention.Result, attachDir string, 
 				break
 			}
 			v.Index = sp.Block
-			// A kept span may have no source block (Claude Code's preview of
-			// the .json file it writes for an array of blocks).
-			if sp.Block < 0 || sp.Block >= len(orig.Content) {
-				break
-			}
 			if ob := orig.Content[sp.Block]; ob.Type == retention.TypeText {
 				v.SourceStart = sp.Start
 				switch {

@@ -47,18 +47,28 @@ func ComparePolicies(harness string) []string {
 	// claude-code, opencode, goose, gemini-cli); its Harness field is a
 	// label for people ("Codex CLI") and is matched only as a fallback.
 	var out []string
-	for _, match := range []func(retention.PolicyInfo) bool{
-		func(p retention.PolicyInfo) bool { return p.Name == harness },
-		func(p retention.PolicyInfo) bool { return p.Harness == harness },
-	} {
-		for _, p := range retention.Policies() {
-			if len(out) == 0 && match(p) {
-				out = append(out, p.Name)
-			}
-		}
+	if own, ok := ownPolicy(harness); ok {
+		out = append(out, own)
 	}
 	if len(out) == 0 || out[0] != retention.DefaultPolicy {
 		out = append(out, retention.DefaultPolicy)
 	}
 	return out
+}
+
+// ownPolicy is the policy of the harness named harness: the one of that
+// name, else the first whose label is harness.
+func ownPolicy(harness string) (string, bool) {
+	all := retention.Policies()
+	for _, p := range all {
+		if p.Name == harness {
+			return p.Name, true
+		}
+	}
+	for _, p := range all {
+		if p.Harness == harness {
+			return p.Name, true
+		}
+	}
+	return "", false
 }

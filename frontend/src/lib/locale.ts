@@ -22,12 +22,9 @@ export function usableTag(tag: string | undefined): string {
   return 'en-US';
 }
 
-/** posixToBCP47 reads "en_US.UTF-8@euro" as "en-US"; "C" and "POSIX" have no language. */
+/** posixToBCP47 reads "en_US.UTF-8@euro" as "en-US". */
 function posixToBCP47(tag: string | undefined): string {
-  if (!tag) return '';
-  const base = tag.split(/[.@]/)[0];
-  if (base === 'C' || base === 'POSIX') return '';
-  return base.replace(/_/g, '-');
+  return (tag ?? '').split(/[.@]/)[0].replace(/_/g, '-');
 }
 
 /** guardNavigatorLanguage replaces navigator.language with a usable tag when Intl would reject it. */
