@@ -26,11 +26,13 @@ const reviewSpillRoot = sessions.ReviewSpillRoot
 // back from its source, or pasted tool-result JSON. The Analysis is kept, so
 // the next budget or policy only re-decides.
 func (r *Retention) Retain(req RetainRequest) (Projection, error) {
+	ct := startCall("Retain")
+	defer ct.done()
 	db, err := r.store.DB()
 	if err != nil {
 		return Projection{}, err
 	}
-	c, out, err := r.decide(db, req)
+	c, out, err := r.decide(db, req, ct)
 	if err != nil {
 		return Projection{}, err
 	}
@@ -39,15 +41,17 @@ func (r *Retention) Retain(req RetainRequest) (Projection, error) {
 		pages = c.src
 	}
 	p := projection(out, c.res, db.AttachmentDir(), req.Reveal, pages)
+	ct.mark("project")
 	if y := c.yardstick(); y != nil {
 		t := tokenFigures(retention.Price(out, y).Yardstick)
 		p.Yardstick = &t
 	}
+	ct.mark("yardstick")
 	return p, nil
 }
 
 // decide runs the request's policy on its cached Analysis.
-func (r *Retention) decide(db *sessions.DB, req RetainRequest) (*cached, retention.Outcome, error) {
+func (r *Retention) decide(db *sessions.DB, req RetainRequest, ct *callTrace) (*cached, retention.Outcome, error) {
 	pol, s, err := settingsFor(req.Policy, req.Params, req.Budget)
 	if err != nil {
 		return nil, retention.Outcome{}, err
@@ -56,10 +60,12 @@ func (r *Retention) decide(db *sessions.DB, req RetainRequest) (*cached, retenti
 	if err != nil {
 		return nil, retention.Outcome{}, err
 	}
+	ct.mark("analysis")
 	out := c.a.Run(pol, s)
 	if c.row != nil {
 		sessions.UseCountedTotal(&out, *c.row)
 	}
+	ct.mark("run")
 	return c, out, nil
 }
 

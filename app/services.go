@@ -227,6 +227,7 @@ func (s *Sessions) Session(id int64) (SessionRow, error) {
 // pointed at the attachment store and its credential values masked unless
 // q.Reveal.
 func (s *Sessions) Result(q ResultQuery) (ResultDetail, error) {
+	defer startCall("Result").done()
 	db, err := s.store.DB()
 	if err != nil {
 		return ResultDetail{}, err
