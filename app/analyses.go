@@ -3,6 +3,7 @@ package app
 import (
 	"container/list"
 	"sync"
+	"sync/atomic"
 
 	"spillscope/retention"
 	"spillscope/sessions"
@@ -24,6 +25,11 @@ type analysisCache struct {
 	// few 50 MB results would otherwise stay in memory for as long as the
 	// window is open.
 	bytes int64
+
+	// warmGen is the newest background walk (warm.go); an older one stops.
+	warmGen atomic.Int64
+	// warming counts the walks running, for tests to wait on.
+	warming sync.WaitGroup
 }
 
 // maxCachedBytes bounds the text the cached Analyses hold, beside the
@@ -54,6 +60,10 @@ type cached struct {
 	// first time an outcome is priced on another one.
 	yardOnce sync.Once
 	yard     *retention.Analysis
+
+	// warmed holds the policies whose budgets were readied in the
+	// background (warm.go).
+	warmed sync.Map
 }
 
 // yardstick returns the Analysis on the route's estimator, or nil when the

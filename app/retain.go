@@ -47,6 +47,7 @@ func (r *Retention) Retain(req RetainRequest) (Projection, error) {
 		p.Yardstick = &t
 	}
 	ct.mark("yardstick")
+	r.startWarm(c, req)
 	return p, nil
 }
 
