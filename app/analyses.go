@@ -32,6 +32,12 @@ type analysisCache struct {
 	warming sync.WaitGroup
 }
 
+// maxCachedAnalyses is how many Analyses the window keeps: a result on
+// three routes and three estimators, the result opened before it and room
+// to switch back without building any again (8 evicted one while a user
+// went round the routes and estimators of one result).
+const maxCachedAnalyses = 12
+
 // maxCachedBytes bounds the text the cached Analyses hold, beside the
 // newest one.
 const maxCachedBytes = 32 << 20
@@ -49,7 +55,9 @@ type analysisKey struct {
 
 type cached struct {
 	key analysisKey
-	a   *retention.Analysis
+	// a is the Analysis decisions read (analysis()); the background walk
+	// swaps in a copy whose tables it has readied (warm.go).
+	a   atomic.Pointer[retention.Analysis]
 	res retention.Result
 	row *sessions.ResultRow
 	// src is the indexed result as read back (nil for pasted JSON); its
@@ -59,28 +67,46 @@ type cached struct {
 	// yard is the same result on the route's own estimator, built the
 	// first time an outcome is priced on another one.
 	yardOnce sync.Once
-	yard     *retention.Analysis
+	yard     atomic.Pointer[retention.Analysis]
 
-	// warmed holds the policies whose budgets were readied in the
-	// background (warm.go).
-	warmed sync.Map
+	// warm is the state of the background walk (warm.go).
+	warm atomic.Int32
 }
+
+// newCached is an entry holding a.
+func newCached(key analysisKey, a *retention.Analysis, res retention.Result) *cached {
+	c := &cached{key: key, res: res}
+	c.a.Store(a)
+	return c
+}
+
+// analysis is the Analysis to decide on.
+func (c *cached) analysis() *retention.Analysis { return c.a.Load() }
 
 // yardstick returns the Analysis on the route's estimator, or nil when the
 // cached one already uses it.
 func (c *cached) yardstick() *retention.Analysis {
 	c.yardOnce.Do(func() {
-		name, err := retention.RouteEstimator(c.key.route)
-		if err != nil || name == c.key.estimator {
-			return
+		if y := c.buildYardstick(); y != nil {
+			c.yard.Store(y)
 		}
-		est, err := retention.LookupEstimator(name)
-		if err != nil {
-			return
-		}
-		c.yard, _ = retention.Analyse(c.res, est, c.key.route, retention.AnalyseOptions{Call: c.a.Call()})
 	})
-	return c.yard
+	return c.yard.Load()
+}
+
+// buildYardstick analyses the result on the route's estimator (nil when the
+// entry's is that one).
+func (c *cached) buildYardstick() *retention.Analysis {
+	name, err := retention.RouteEstimator(c.key.route)
+	if err != nil || name == c.key.estimator {
+		return nil
+	}
+	est, err := retention.LookupEstimator(name)
+	if err != nil {
+		return nil
+	}
+	y, _ := retention.Analyse(c.res, est, c.key.route, retention.AnalyseOptions{Call: c.analysis().Call()})
+	return y
 }
 
 func newAnalysisCache(n int) *analysisCache {
@@ -141,9 +167,5 @@ func (c *cached) weight() int64 {
 	if c.row != nil && c.row.Length > c.row.TextBytes {
 		return c.row.Length
 	}
-	var n int64
-	for _, b := range c.res.Content {
-		n += int64(len(b.Text) + len(b.Data))
-	}
-	return n
+	return contentBytes(c.res)
 }

@@ -62,7 +62,7 @@ func (r *Retention) decide(db *sessions.DB, req RetainRequest, ct *callTrace) (*
 		return nil, retention.Outcome{}, err
 	}
 	ct.mark("analysis")
-	out := c.a.Run(pol, s)
+	out := c.analysis().Run(pol, s)
 	if c.row != nil {
 		sessions.UseCountedTotal(&out, *c.row)
 	}
@@ -115,7 +115,8 @@ func (r *Retention) analysis(db *sessions.DB, req RetainRequest) (*cached, error
 		if err != nil {
 			return nil, err
 		}
-		c := &cached{key: key, a: a, res: res, row: &row, src: src}
+		c := newCached(key, a, res)
+		c.row, c.src = &row, src
 		r.cache.put(c)
 		return c, nil
 	}
@@ -153,7 +154,7 @@ func (r *Retention) analysis(db *sessions.DB, req RetainRequest) (*cached, error
 	if err != nil {
 		return nil, err
 	}
-	c := &cached{key: key, a: a, res: res}
+	c := newCached(key, a, res)
 	r.cache.put(c)
 	return c, nil
 }
@@ -342,7 +343,7 @@ func (r *Retention) Sweep(req SweepRequest) ([]SweepRow, error) {
 		}
 		rows := make([]SweepRow, len(req.Budgets))
 		for i := range req.Budgets {
-			o := c.a.Run(pol, settings[i])
+			o := c.analysis().Run(pol, settings[i])
 			lower := sessions.UseCountedTotal(&o, *c.row)
 			rows[i] = SweepRow{Budget: req.Budgets[i], Results: 1, InlineTokens: int64(o.Tokens.Total),
 				OmittedBytes: o.OmittedBytes, OmittedImages: o.OmittedImages,

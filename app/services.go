@@ -475,7 +475,7 @@ type Retention struct {
 
 // NewRetention builds the Retention service over a shared store.
 func NewRetention(store *Store) *Retention {
-	return &Retention{store: store, cache: newAnalysisCache(8)}
+	return &Retention{store: store, cache: newAnalysisCache(maxCachedAnalyses)}
 }
 
 // Routes lists the pricing routes, priced ones first in the core's order.

@@ -10,60 +10,99 @@ import (
 //
 // A budget's first re-run grows the token tables its cut needs, and on a
 // 1 MB result a new window level costs 30-50 ms: the slowest frames of a
-// budget drag were those. So once a result's Analysis is built, the
-// policy it was asked for runs in the background at doubling budgets until
-// the result fits whole, the yardstick pricing each outcome, and every
-// level a later budget reaches is then ready. Only the newest result is
-// readied (opening another cancels the walk between steps), the tables are
-// the ones the re-runs would build anyway (bounded as retention bounds
-// them), and figures do not change: the tables are exact counts, whichever
-// call grows them.
+// budget drag were those. So once a result's Analysis is built, a copy of
+// it runs every policy in the background at doubling budgets until the
+// result fits whole, the yardstick pricing each outcome, and the copy, its
+// tables grown for any budget, then replaces the entry's Analysis. The walk
+// has its own copy so a re-run never waits behind it; the next walk cancels
+// it between steps (a cancelled entry walks again when it is next asked);
+// only results up to warmMaxBytes are readied; and figures do not change:
+// the tables are exact counts, whichever call grows them.
 
-// warmDelay lets the opening re-run's answer paint before the walk takes
-// a core.
+// warmDelay lets the re-run's answer paint, and a quick run of changes
+// (each starting a walk that cancels the last) pass, before a walk takes a
+// core.
 const warmDelay = 150 * time.Millisecond
 
-// warmMaxBytes bounds the results readied: above it a walk to the largest
-// budgets would build tables of hundreds of megabytes (retention bounds
-// them per cut, not per walk), and their first re-runs stay as they were.
-const warmMaxBytes = 4 << 20
+// warmMaxBytes bounds the results readied: tables take some 16 bytes per
+// byte of text, and the walk holds two Analyses until it swaps.
+const warmMaxBytes = 2 << 20
 
-// warmFrom is the first budget of the walk (in the policy's unit).
+// warmFrom is the first budget of a walk (in each policy's unit).
 const warmFrom = 256
 
-// startWarm readies c for req's policy once per policy, in the background.
-func (r *Retention) startWarm(c *cached, req RetainRequest) {
-	if req.ResultID <= 0 || c.weight() > warmMaxBytes {
-		return
+// The states of an entry's walk.
+const (
+	warmIdle int32 = iota
+	warmRunning
+	warmDone
+)
+
+// contentBytes is what a result's blocks hold: their text and image data.
+func contentBytes(res retention.Result) int64 {
+	var n int64
+	for _, b := range res.Content {
+		n += int64(len(b.Text) + len(b.Data))
 	}
-	if _, done := c.warmed.LoadOrStore(req.Policy, true); done {
+	return n
+}
+
+// startWarm readies c in the background, unless it is ready or readying.
+func (r *Retention) startWarm(c *cached, req RetainRequest) {
+	if req.ResultID <= 0 || contentBytes(c.res) > warmMaxBytes || !c.warm.CompareAndSwap(warmIdle, warmRunning) {
 		return
 	}
 	gen := r.cache.warmGen.Add(1)
 	r.cache.warming.Add(1)
 	time.AfterFunc(warmDelay, func() {
 		defer r.cache.warming.Done()
-		r.warm(c, req, gen)
+		if r.warm(c, gen) {
+			c.warm.Store(warmDone)
+		} else {
+			c.warm.Store(warmIdle)
+		}
 	})
 }
 
-// warm walks the budgets while no newer walk has started.
-func (r *Retention) warm(c *cached, req RetainRequest, gen int64) {
-	for b := int64(warmFrom); b <= retention.MaxBudget; b *= 2 {
-		if r.cache.warmGen.Load() != gen {
-			return
-		}
-		pol, s, err := settingsFor(req.Policy, req.Params, &b)
-		if err != nil {
-			return
-		}
-		o := c.a.Run(pol, s)
-		if y := c.yardstick(); y != nil {
-			retention.Price(o, y)
-		}
-		switch o.Status {
-		case retention.StatusWithinBudget, retention.StatusDisabled, retention.StatusPassThrough, retention.StatusUnsupported:
-			return // no larger budget cuts
+// warm walks a copy of c's Analysis (and of its yardstick) and swaps it in;
+// false when a newer walk started first.
+func (r *Retention) warm(c *cached, gen int64) bool {
+	moved := func() bool { return r.cache.warmGen.Load() != gen }
+	if moved() {
+		return false
+	}
+	cur := c.analysis()
+	a, err := retention.Analyse(c.res, cur.Estimator(), c.key.route, retention.AnalyseOptions{Call: cur.Call()})
+	if err != nil {
+		return false
+	}
+	var y *retention.Analysis
+	if c.yardstick() != nil {
+		y = c.buildYardstick()
+	}
+	for _, info := range retention.Policies() {
+	walk:
+		for b := int64(warmFrom); b <= retention.MaxBudget; b *= 2 {
+			if moved() {
+				return false
+			}
+			pol, s, err := settingsFor(info.Name, nil, &b)
+			if err != nil {
+				break
+			}
+			o := a.Run(pol, s)
+			if y != nil {
+				retention.Price(o, y)
+			}
+			switch o.Status {
+			case retention.StatusWithinBudget, retention.StatusDisabled, retention.StatusPassThrough, retention.StatusUnsupported:
+				break walk // no larger budget cuts
+			}
 		}
 	}
+	c.a.Store(a)
+	if y != nil {
+		c.yard.Store(y)
+	}
+	return true
 }

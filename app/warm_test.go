@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"testing"
+	"time"
 )
 
 // The background walk only grows tables: on the sample's 1 MB result, every
@@ -40,5 +41,33 @@ func TestWarmKeepsProjectionsExact(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The walk's copy replaces the entry's Analysis once it has walked.
+func TestWarmSwapsInTheReadiedAnalysis(t *testing.T) {
+	s, r, _, _, _ := newIndexedApp(t)
+	page, err := s.Largest(PageQuery{Limit: 1})
+	if err != nil || len(page.Rows) == 0 {
+		t.Fatalf("largest: %v", err)
+	}
+	req := RetainRequest{ResultID: page.Rows[0].ID, Budget: budget(12500), Paged: true}
+	if _, err := r.Retain(req); err != nil {
+		t.Fatal(err)
+	}
+	db, err := r.store.DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.analysis(db, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := c.analysis()
+	t0 := time.Now()
+	r.cache.warming.Wait()
+	t.Logf("walked in %v", time.Since(t0))
+	if c.warm.Load() != warmDone || c.analysis() == first {
+		t.Fatalf("after the walk: state %d, Analysis replaced %v", c.warm.Load(), c.analysis() != first)
 	}
 }
