@@ -26,8 +26,10 @@ type analysisCache struct {
 	// window is open.
 	bytes int64
 
-	// warmGen is the newest background walk (warm.go); an older one stops.
-	warmGen atomic.Int64
+	// warmResult is the result whose Analyses are readied in the
+	// background (warm.go); a walk of another stops. walk runs one at a time.
+	warmResult atomic.Int64
+	walk       sync.Mutex
 	// warming counts the walks running, for tests to wait on.
 	warming sync.WaitGroup
 }
@@ -92,6 +94,26 @@ func (c *cached) yardstick() *retention.Analysis {
 		}
 	})
 	return c.yard.Load()
+}
+
+// yardstick is the Analysis c's outcomes are priced on beside their own
+// estimator: the one the walk readied or c built, else the cached Analysis
+// of the same result on the route's estimator (already built, its tables
+// grown by its own use), else one c builds.
+func (r *Retention) yardstick(c *cached) *retention.Analysis {
+	if y := c.yard.Load(); y != nil {
+		return y
+	}
+	name, err := retention.RouteEstimator(c.key.route)
+	if err != nil || name == c.key.estimator {
+		return nil
+	}
+	k := c.key
+	k.estimator = name
+	if e, ok := r.cache.get(k); ok {
+		return e.analysis()
+	}
+	return c.yardstick()
 }
 
 // buildYardstick analyses the result on the route's estimator (nil when the

@@ -42,7 +42,7 @@ func (r *Retention) Retain(req RetainRequest) (Projection, error) {
 	}
 	p := projection(out, c.res, db.AttachmentDir(), req.Reveal, pages)
 	ct.mark("project")
-	if y := c.yardstick(); y != nil {
+	if y := r.yardstick(c); y != nil {
 		t := tokenFigures(retention.Price(out, y).Yardstick)
 		p.Yardstick = &t
 	}

@@ -15,7 +15,8 @@ import (
 // result fits whole, the yardstick pricing each outcome, and the copy, its
 // tables grown for any budget, then replaces the entry's Analysis. The walk
 // has its own copy so a re-run never waits behind it; the next walk cancels
-// it between steps (a cancelled entry walks again when it is next asked);
+// it between steps when it is another result's (a cancelled entry walks
+// again when it is next asked);
 // only results up to warmMaxBytes are readied; and figures do not change:
 // the tables are exact counts, whichever call grows them.
 
@@ -48,15 +49,21 @@ func contentBytes(res retention.Result) int64 {
 }
 
 // startWarm readies c in the background, unless it is ready or readying.
+// Walks run one at a time, newest result only: the Analyses of the result
+// on screen (its routes and estimators) are readied in turn, and opening
+// another result cancels them.
 func (r *Retention) startWarm(c *cached, req RetainRequest) {
 	if req.ResultID <= 0 || contentBytes(c.res) > warmMaxBytes || !c.warm.CompareAndSwap(warmIdle, warmRunning) {
 		return
 	}
-	gen := r.cache.warmGen.Add(1)
+	id := c.key.resultID
+	r.cache.warmResult.Store(id)
 	r.cache.warming.Add(1)
 	time.AfterFunc(warmDelay, func() {
 		defer r.cache.warming.Done()
-		if r.warm(c, gen) {
+		r.cache.walk.Lock()
+		defer r.cache.walk.Unlock()
+		if r.warm(c, id) {
 			c.warm.Store(warmDone)
 		} else {
 			c.warm.Store(warmIdle)
@@ -64,10 +71,10 @@ func (r *Retention) startWarm(c *cached, req RetainRequest) {
 	})
 }
 
-// warm walks a copy of c's Analysis (and of its yardstick) and swaps it in;
-// false when a newer walk started first.
-func (r *Retention) warm(c *cached, gen int64) bool {
-	moved := func() bool { return r.cache.warmGen.Load() != gen }
+// warm walks a copy of c's Analysis (and of its own yardstick) and swaps it
+// in; false when another result was opened first.
+func (r *Retention) warm(c *cached, id int64) bool {
+	moved := func() bool { return r.cache.warmResult.Load() != id }
 	if moved() {
 		return false
 	}
@@ -76,10 +83,7 @@ func (r *Retention) warm(c *cached, gen int64) bool {
 	if err != nil {
 		return false
 	}
-	var y *retention.Analysis
-	if c.yardstick() != nil {
-		y = c.buildYardstick()
-	}
+	y := c.buildYardstick()
 	for _, info := range retention.Policies() {
 	walk:
 		for b := int64(warmFrom); b <= retention.MaxBudget; b *= 2 {
