@@ -26,10 +26,10 @@ type analysisCache struct {
 	// window is open.
 	bytes int64
 
-	// warmResult is the result whose Analyses are readied in the
-	// background (warm.go); a walk of another stops. walk runs one at a time.
-	warmResult atomic.Int64
-	walk       sync.Mutex
+	// warmGen is the newest background walk (warm.go): an older one
+	// stops; walk runs them one at a time.
+	warmGen atomic.Int64
+	walk    sync.Mutex
 	// warming counts the walks running, for tests to wait on.
 	warming sync.WaitGroup
 }
@@ -57,9 +57,7 @@ type analysisKey struct {
 
 type cached struct {
 	key analysisKey
-	// a is the Analysis decisions read (analysis()); the background walk
-	// swaps in a copy whose tables it has readied (warm.go).
-	a   atomic.Pointer[retention.Analysis]
+	a   *retention.Analysis
 	res retention.Result
 	row *sessions.ResultRow
 	// src is the indexed result as read back (nil for pasted JSON); its
@@ -69,7 +67,7 @@ type cached struct {
 	// yard is the same result on the route's own estimator, built the
 	// first time an outcome is priced on another one.
 	yardOnce sync.Once
-	yard     atomic.Pointer[retention.Analysis]
+	yard     *retention.Analysis
 
 	// warm is the state of the background walk (warm.go).
 	warm atomic.Int32
@@ -77,33 +75,23 @@ type cached struct {
 
 // newCached is an entry holding a.
 func newCached(key analysisKey, a *retention.Analysis, res retention.Result) *cached {
-	c := &cached{key: key, res: res}
-	c.a.Store(a)
-	return c
+	return &cached{key: key, a: a, res: res}
 }
 
 // analysis is the Analysis to decide on.
-func (c *cached) analysis() *retention.Analysis { return c.a.Load() }
+func (c *cached) analysis() *retention.Analysis { return c.a }
 
 // yardstick returns the Analysis on the route's estimator, or nil when the
 // cached one already uses it.
 func (c *cached) yardstick() *retention.Analysis {
-	c.yardOnce.Do(func() {
-		if y := c.buildYardstick(); y != nil {
-			c.yard.Store(y)
-		}
-	})
-	return c.yard.Load()
+	c.yardOnce.Do(func() { c.yard = c.buildYardstick() })
+	return c.yard
 }
 
 // yardstick is the Analysis c's outcomes are priced on beside their own
-// estimator: the one the walk readied or c built, else the cached Analysis
-// of the same result on the route's estimator (already built, its tables
-// grown by its own use), else one c builds.
+// estimator: the cached Analysis of the same result on the route's
+// estimator (its tables grown by its own use and walk), else one c builds.
 func (r *Retention) yardstick(c *cached) *retention.Analysis {
-	if y := c.yard.Load(); y != nil {
-		return y
-	}
 	name, err := retention.RouteEstimator(c.key.route)
 	if err != nil || name == c.key.estimator {
 		return nil

@@ -45,8 +45,10 @@ func gcSamples() [2]metrics.Sample {
 	return s
 }
 
-// startCall returns nil unless calls are traced.
+// startCall notes the window's call (the background walk waits for a
+// pause in them) and returns nil unless calls are traced.
 func startCall(name string) *callTrace {
+	noteCall()
 	if !traceCalls {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"sync/atomic"
 	"time"
 
 	"spillscope/retention"
@@ -10,23 +11,26 @@ import (
 //
 // A budget's first re-run grows the token tables its cut needs, and on a
 // 1 MB result a new window level costs 30-50 ms: the slowest frames of a
-// budget drag were those. So once a result's Analysis is built, a copy of
-// it runs every policy in the background at doubling budgets until the
-// result fits whole, the yardstick pricing each outcome, and the copy, its
-// tables grown for any budget, then replaces the entry's Analysis. The walk
-// has its own copy so a re-run never waits behind it; the next walk cancels
-// it between steps when it is another result's (a cancelled entry walks
-// again when it is next asked);
-// only results up to warmMaxBytes are readied; and figures do not change:
-// the tables are exact counts, whichever call grows them.
+// budget drag were those. So once a result's Analysis is built, every policy
+// runs on it in the background at doubling budgets until the result fits
+// whole, the yardstick pricing each outcome, and every level a later budget
+// reaches is then ready. The walk steps only while the window has asked
+// nothing for warmQuiet (a step holds the Analysis, and on two cores it
+// takes one from the re-runs and the page), the next walk cancels it between
+// steps (a cancelled entry walks again when it is next asked), only results
+// up to warmMaxBytes are readied, and figures do not change: the tables are
+// exact counts, whichever call grows them.
 
-// warmDelay lets the re-run's answer paint, and a quick run of changes
-// (each starting a walk that cancels the last) pass, before a walk takes a
-// core.
+// warmDelay lets the re-run's answer paint before a walk starts.
 const warmDelay = 150 * time.Millisecond
 
+// warmQuiet is how long the window must have asked nothing before the walk
+// takes its next step: longer than the gaps of a drag or of a quick run of
+// changes, shorter than a pause to read the result.
+const warmQuiet = 100 * time.Millisecond
+
 // warmMaxBytes bounds the results readied: tables take some 16 bytes per
-// byte of text, and the walk holds two Analyses until it swaps.
+// byte of text, and a walk grows them for every budget.
 const warmMaxBytes = 2 << 20
 
 // warmFrom is the first budget of a walk (in each policy's unit).
@@ -39,6 +43,13 @@ const (
 	warmDone
 )
 
+// lastCall is when the window last called a result binding (Unix
+// nanoseconds): a walk waits for warmQuiet after it.
+var lastCall atomic.Int64
+
+// noteCall records a call from the window.
+func noteCall() { lastCall.Store(time.Now().UnixNano()) }
+
 // contentBytes is what a result's blocks hold: their text and image data.
 func contentBytes(res retention.Result) int64 {
 	var n int64
@@ -49,21 +60,20 @@ func contentBytes(res retention.Result) int64 {
 }
 
 // startWarm readies c in the background, unless it is ready or readying.
-// Walks run one at a time, newest result only: the Analyses of the result
-// on screen (its routes and estimators) are readied in turn, and opening
-// another result cancels them.
+// One walk runs at a time, for the Analysis asked for last: a newer walk
+// cancels it.
 func (r *Retention) startWarm(c *cached, req RetainRequest) {
 	if req.ResultID <= 0 || contentBytes(c.res) > warmMaxBytes || !c.warm.CompareAndSwap(warmIdle, warmRunning) {
 		return
 	}
-	id := c.key.resultID
-	r.cache.warmResult.Store(id)
+	gen := r.cache.warmGen.Add(1)
+	policy := orDefault(req.Policy, retention.DefaultPolicy)
 	r.cache.warming.Add(1)
 	time.AfterFunc(warmDelay, func() {
 		defer r.cache.warming.Done()
 		r.cache.walk.Lock()
 		defer r.cache.walk.Unlock()
-		if r.warm(c, id) {
+		if r.warm(c, policy, gen) {
 			c.warm.Store(warmDone)
 		} else {
 			c.warm.Store(warmIdle)
@@ -71,31 +81,42 @@ func (r *Retention) startWarm(c *cached, req RetainRequest) {
 	})
 }
 
-// warm walks a copy of c's Analysis (and of its own yardstick) and swaps it
-// in; false when another result was opened first.
-func (r *Retention) warm(c *cached, id int64) bool {
-	moved := func() bool { return r.cache.warmResult.Load() != id }
-	if moved() {
-		return false
+// quiet waits until the window has asked nothing for warmQuiet; false when
+// a newer walk started meanwhile.
+func (r *Retention) quiet(gen int64) bool {
+	for {
+		if r.cache.warmGen.Load() != gen {
+			return false
+		}
+		since := time.Since(time.Unix(0, lastCall.Load()))
+		if since >= warmQuiet {
+			return true
+		}
+		time.Sleep(warmQuiet - since)
 	}
-	cur := c.analysis()
-	a, err := retention.Analyse(c.res, cur.Estimator(), c.key.route, retention.AnalyseOptions{Call: cur.Call()})
-	if err != nil {
-		return false
-	}
-	y := c.buildYardstick()
+}
+
+// warm walks c's Analysis, the policy asked for first; false when a newer
+// walk started first.
+func (r *Retention) warm(c *cached, policy string, gen int64) bool {
+	names := []string{policy}
 	for _, info := range retention.Policies() {
+		if info.Name != policy {
+			names = append(names, info.Name)
+		}
+	}
+	for _, name := range names {
 	walk:
 		for b := int64(warmFrom); b <= retention.MaxBudget; b *= 2 {
-			if moved() {
+			if !r.quiet(gen) {
 				return false
 			}
-			pol, s, err := settingsFor(info.Name, nil, &b)
+			pol, s, err := settingsFor(name, nil, &b)
 			if err != nil {
 				break
 			}
-			o := a.Run(pol, s)
-			if y != nil {
+			o := c.analysis().Run(pol, s)
+			if y := r.yardstick(c); y != nil {
 				retention.Price(o, y)
 			}
 			switch o.Status {
@@ -103,10 +124,6 @@ func (r *Retention) warm(c *cached, id int64) bool {
 				break walk // no larger budget cuts
 			}
 		}
-	}
-	c.a.Store(a)
-	if y != nil {
-		c.yard.Store(y)
 	}
 	return true
 }

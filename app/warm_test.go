@@ -44,30 +44,46 @@ func TestWarmKeepsProjectionsExact(t *testing.T) {
 	}
 }
 
-// The walk's copy replaces the entry's Analysis once it has walked.
-func TestWarmSwapsInTheReadiedAnalysis(t *testing.T) {
+// The walk runs to its end once the window asks nothing, and a walk of
+// another Analysis cancels it, to run again when it is next asked.
+func TestWarmWalksWhenQuiet(t *testing.T) {
 	s, r, _, _, _ := newIndexedApp(t)
-	page, err := s.Largest(PageQuery{Limit: 1})
-	if err != nil || len(page.Rows) == 0 {
+	page, err := s.Largest(PageQuery{Limit: 2})
+	if err != nil || len(page.Rows) < 2 {
 		t.Fatalf("largest: %v", err)
-	}
-	req := RetainRequest{ResultID: page.Rows[0].ID, Budget: budget(12500), Paged: true}
-	if _, err := r.Retain(req); err != nil {
-		t.Fatal(err)
 	}
 	db, err := r.store.DB()
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := r.analysis(db, req)
-	if err != nil {
+	entry := func(id int64) *cached {
+		c, err := r.analysis(db, RetainRequest{ResultID: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	first, second := page.Rows[0].ID, page.Rows[1].ID
+	if _, err := r.Retain(RetainRequest{ResultID: first, Budget: budget(12500), Paged: true}); err != nil {
 		t.Fatal(err)
 	}
-	first := c.analysis()
+	if _, err := r.Retain(RetainRequest{ResultID: second, Budget: budget(12500), Paged: true}); err != nil {
+		t.Fatal(err)
+	}
 	t0 := time.Now()
 	r.cache.warming.Wait()
 	t.Logf("walked in %v", time.Since(t0))
-	if c.warm.Load() != warmDone || c.analysis() == first {
-		t.Fatalf("after the walk: state %d, Analysis replaced %v", c.warm.Load(), c.analysis() != first)
+	if st := entry(first).warm.Load(); st != warmIdle {
+		t.Errorf("the first result's walk: state %d, want it cancelled (%d)", st, warmIdle)
+	}
+	if st := entry(second).warm.Load(); st != warmDone {
+		t.Errorf("the second result's walk: state %d, want done (%d)", st, warmDone)
+	}
+	if _, err := r.Retain(RetainRequest{ResultID: first, Budget: budget(12500), Paged: true}); err != nil {
+		t.Fatal(err)
+	}
+	r.cache.warming.Wait()
+	if st := entry(first).warm.Load(); st != warmDone {
+		t.Errorf("the first result asked again: state %d, want done (%d)", st, warmDone)
 	}
 }
