@@ -14,7 +14,7 @@ import (
 // budget drag were those. So once a result's Analysis is built, every policy
 // runs on it in the background at doubling budgets until the result fits
 // whole, the yardstick pricing each outcome, and every level a later budget
-// reaches is then ready. The walk steps only while the window has asked
+// reaches is then ready. The walk steps only once the window has asked
 // nothing for warmQuiet (a step holds the Analysis, and on two cores it
 // takes one from the re-runs and the page), the next walk cancels it between
 // steps (a cancelled entry walks again when it is next asked), only results
@@ -27,7 +27,7 @@ const warmDelay = 150 * time.Millisecond
 // warmQuiet is how long the window must have asked nothing before the walk
 // takes its next step: longer than the gaps of a drag or of a quick run of
 // changes, shorter than a pause to read the result.
-const warmQuiet = 100 * time.Millisecond
+const warmQuiet = 50 * time.Millisecond
 
 // warmMaxBytes bounds the results readied: tables take some 16 bytes per
 // byte of text, and a walk grows them for every budget.

@@ -12,6 +12,13 @@
 // inputs. SPILLSCOPE_TRACE_ROOT names another corpus (e.g. a `spillscope sample
 // --bench-bytes 1GB` folder, which holds the same result), and
 // SPILLSCOPE_TRACE_DATA a data folder where it is already indexed.
+// SPILLSCOPE_TRACE_PIN=0/1 pins the app to CPU 0 and the browser to CPU 1.
+//
+// Every sample is also split (interaction.json's samples, and the slowest of
+// each kind printed): until the re-run is asked, the call as the page sees
+// it and what it waited behind, Go's own time with its steps, collections
+// and allocation (the app's SPILLSCOPE_TRACE_CALLS lines), the answer's
+// apply to the DOM, the frame and the paint, and the long tasks between.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -166,6 +173,33 @@ function installProbe() {
   window.__trace = { calls, all, bindings, longTasks, paintAfter, projection, shows, split };
 }
 
+/** tree is pid and every process under it. */
+function tree(pid) {
+  const out = [pid];
+  const r = spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' });
+  for (const c of (r.stdout || '').split('\n').map((x) => Number(x.trim())).filter(Boolean)) out.push(...tree(c));
+  return out;
+}
+
+/**
+ * pin (SPILLSCOPE_TRACE_PIN=APP/BROWSER, CPU lists such as 0/1) puts the app
+ * with its threads and the browser with its processes on their own CPUs, so
+ * the figures say what each does without the other in its way.
+ */
+function pin(appPid, browserPid, spec) {
+  const [appCPUs, browserCPUs] = spec.split('/');
+  for (const [pid, cpus] of [
+    [appPid, appCPUs],
+    [browserPid, browserCPUs],
+  ]) {
+    if (!pid || !cpus) continue;
+    for (const p of tree(pid)) {
+      const r = spawnSync('taskset', ['-a', '-p', '-c', cpus, String(p)], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`taskset ${cpus} ${p}: ${(r.stderr || '').trim()}`);
+    }
+  }
+}
+
 describe('result view interaction trace', { skip: skipReason ? `corpus unavailable: ${skipReason}` : false }, () => {
   let browser, page, largest, app;
   const figures = {};
@@ -187,6 +221,7 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
 
   before(async () => {
     ({ app, browser, page } = await openApp({ ...homeEnv(home, [root]), SPILLSCOPE_DATA_DIR: dataDir, SPILLSCOPE_TRACE_CALLS: '1' }));
+    if (process.env.SPILLSCOPE_TRACE_PIN) pin(app.child.pid, browser.process()?.pid, process.env.SPILLSCOPE_TRACE_PIN);
     goBefore = goCalls().length;
     await page.evaluate(installProbe);
     const top = await page.evaluate(() => window.go.app.Sessions.Largest({ offset: 0, limit: 2 }));
