@@ -57,7 +57,9 @@ type analysisKey struct {
 
 type cached struct {
 	key analysisKey
-	a   *retention.Analysis
+	// a is the Analysis decisions read (analysis()); the background walk
+	// swaps in a copy whose tables it has readied (warm.go).
+	a   atomic.Pointer[retention.Analysis]
 	res retention.Result
 	row *sessions.ResultRow
 	// src is the indexed result as read back (nil for pasted JSON); its
@@ -67,7 +69,7 @@ type cached struct {
 	// yard is the same result on the route's own estimator, built the
 	// first time an outcome is priced on another one.
 	yardOnce sync.Once
-	yard     *retention.Analysis
+	yard     atomic.Pointer[retention.Analysis]
 
 	// warm is the state of the background walk (warm.go).
 	warm atomic.Int32
@@ -75,23 +77,33 @@ type cached struct {
 
 // newCached is an entry holding a.
 func newCached(key analysisKey, a *retention.Analysis, res retention.Result) *cached {
-	return &cached{key: key, a: a, res: res}
+	c := &cached{key: key, res: res}
+	c.a.Store(a)
+	return c
 }
 
 // analysis is the Analysis to decide on.
-func (c *cached) analysis() *retention.Analysis { return c.a }
+func (c *cached) analysis() *retention.Analysis { return c.a.Load() }
 
 // yardstick returns the Analysis on the route's estimator, or nil when the
 // cached one already uses it.
 func (c *cached) yardstick() *retention.Analysis {
-	c.yardOnce.Do(func() { c.yard = c.buildYardstick() })
-	return c.yard
+	c.yardOnce.Do(func() {
+		if y := c.buildYardstick(); y != nil {
+			c.yard.Store(y)
+		}
+	})
+	return c.yard.Load()
 }
 
 // yardstick is the Analysis c's outcomes are priced on beside their own
-// estimator: the cached Analysis of the same result on the route's
-// estimator (its tables grown by its own use and walk), else one c builds.
+// estimator: the one c's walk readied or c built, else the cached Analysis
+// of the same result on the route's estimator (built, its tables grown by
+// its own use), else one c builds.
 func (r *Retention) yardstick(c *cached) *retention.Analysis {
+	if y := c.yard.Load(); y != nil {
+		return y
+	}
 	name, err := retention.RouteEstimator(c.key.route)
 	if err != nil || name == c.key.estimator {
 		return nil

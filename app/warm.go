@@ -11,15 +11,17 @@ import (
 //
 // A budget's first re-run grows the token tables its cut needs, and on a
 // 1 MB result a new window level costs 30-50 ms: the slowest frames of a
-// budget drag were those. So once a result's Analysis is built, every policy
-// runs on it in the background at doubling budgets until the result fits
-// whole, the yardstick pricing each outcome, and every level a later budget
-// reaches is then ready. The walk steps only once the window has asked
-// nothing for warmQuiet (a step holds the Analysis, and on two cores it
-// takes one from the re-runs and the page), the next walk cancels it between
-// steps (a cancelled entry walks again when it is next asked), only results
-// up to warmMaxBytes are readied, and figures do not change: the tables are
-// exact counts, whichever call grows them.
+// budget drag were those. So once a result's Analysis is built, a copy of it
+// runs every policy in the background at doubling budgets until the result
+// fits whole, a copy of the yardstick pricing each outcome, and the copies,
+// their tables grown for any budget, then replace the entry's. The walk has
+// its copies so a re-run never waits behind a step (one on the live
+// Analysis held it for 200 ms under load), steps only once the window has
+// asked nothing for warmQuiet (on two cores a step takes a core from the
+// re-runs and the page), the next walk cancels it between steps (a
+// cancelled entry walks again when it is next asked), only results up to
+// warmMaxBytes are readied, and figures do not change: the tables are exact
+// counts, whichever call grows them.
 
 // warmDelay lets the re-run's answer paint before a walk starts.
 const warmDelay = 150 * time.Millisecond
@@ -30,7 +32,8 @@ const warmDelay = 150 * time.Millisecond
 const warmQuiet = 50 * time.Millisecond
 
 // warmMaxBytes bounds the results readied: tables take some 16 bytes per
-// byte of text, and a walk grows them for every budget.
+// byte of text, a walk grows them for every budget, and it holds two
+// Analyses until it swaps.
 const warmMaxBytes = 2 << 20
 
 // warmFrom is the first budget of a walk (in each policy's unit).
@@ -96,9 +99,18 @@ func (r *Retention) quiet(gen int64) bool {
 	}
 }
 
-// warm walks c's Analysis, the policy asked for first; false when a newer
-// walk started first.
+// warm walks a copy of c's Analysis and of its yardstick, the policy asked
+// for first, and swaps them in; false when a newer walk started first.
 func (r *Retention) warm(c *cached, policy string, gen int64) bool {
+	if !r.quiet(gen) {
+		return false
+	}
+	cur := c.analysis()
+	a, err := retention.Analyse(c.res, cur.Estimator(), c.key.route, retention.AnalyseOptions{Call: cur.Call()})
+	if err != nil {
+		return false
+	}
+	y := c.buildYardstick()
 	names := []string{policy}
 	for _, info := range retention.Policies() {
 		if info.Name != policy {
@@ -115,8 +127,8 @@ func (r *Retention) warm(c *cached, policy string, gen int64) bool {
 			if err != nil {
 				break
 			}
-			o := c.analysis().Run(pol, s)
-			if y := r.yardstick(c); y != nil {
+			o := a.Run(pol, s)
+			if y != nil {
 				retention.Price(o, y)
 			}
 			switch o.Status {
@@ -124,6 +136,10 @@ func (r *Retention) warm(c *cached, policy string, gen int64) bool {
 				break walk // no larger budget cuts
 			}
 		}
+	}
+	c.a.Store(a)
+	if y != nil {
+		c.yard.Store(y)
 	}
 	return true
 }

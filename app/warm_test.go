@@ -44,8 +44,9 @@ func TestWarmKeepsProjectionsExact(t *testing.T) {
 	}
 }
 
-// The walk runs to its end once the window asks nothing, and a walk of
-// another Analysis cancels it, to run again when it is next asked.
+// The walk runs to its end once the window asks nothing and swaps its copy
+// in, and a walk of another Analysis cancels it, to run again when it is
+// next asked.
 func TestWarmWalksWhenQuiet(t *testing.T) {
 	s, r, _, _, _ := newIndexedApp(t)
 	page, err := s.Largest(PageQuery{Limit: 2})
@@ -64,12 +65,15 @@ func TestWarmWalksWhenQuiet(t *testing.T) {
 		return c
 	}
 	first, second := page.Rows[0].ID, page.Rows[1].ID
+	var before *cached
 	if _, err := r.Retain(RetainRequest{ResultID: first, Budget: budget(12500), Paged: true}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := r.Retain(RetainRequest{ResultID: second, Budget: budget(12500), Paged: true}); err != nil {
 		t.Fatal(err)
 	}
+	before = entry(second)
+	old := before.analysis()
 	t0 := time.Now()
 	r.cache.warming.Wait()
 	t.Logf("walked in %v", time.Since(t0))
@@ -78,6 +82,9 @@ func TestWarmWalksWhenQuiet(t *testing.T) {
 	}
 	if st := entry(second).warm.Load(); st != warmDone {
 		t.Errorf("the second result's walk: state %d, want done (%d)", st, warmDone)
+	}
+	if before.analysis() == old {
+		t.Error("the walked copy did not replace the second result's Analysis")
 	}
 	if _, err := r.Retain(RetainRequest{ResultID: first, Budget: budget(12500), Paged: true}); err != nil {
 		t.Fatal(err)
