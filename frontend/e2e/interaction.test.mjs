@@ -183,20 +183,23 @@ function tree(pid) {
 
 /**
  * pin (SPILLSCOPE_TRACE_PIN=APP/BROWSER, CPU lists such as 0/1) puts the app
- * with its threads and the browser with its processes on their own CPUs, so
- * the figures say what each does without the other in its way.
+ * with its threads and the browser (this process's chromium children) with
+ * its processes on their own CPUs, so the figures say what each does without
+ * the other in its way.
  */
-function pin(appPid, browserPid, spec) {
+function pin(appPid, spec) {
   const [appCPUs, browserCPUs] = spec.split('/');
-  for (const [pid, cpus] of [
-    [appPid, appCPUs],
-    [browserPid, browserCPUs],
-  ]) {
-    if (!pid || !cpus) continue;
-    for (const p of tree(pid)) {
-      const r = spawnSync('taskset', ['-a', '-p', '-c', cpus, String(p)], { encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(`taskset ${cpus} ${p}: ${(r.stderr || '').trim()}`);
-    }
+  const kids = spawnSync('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+  const browsers = (kids.stdout || '')
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter(([, comm]) => comm && comm.includes('chrom'))
+    .map(([pid]) => Number(pid));
+  if (!browsers.length) throw new Error('no chromium process to pin');
+  const jobs = [...tree(appPid).map((p) => [p, appCPUs]), ...browsers.flatMap((b) => tree(b).map((p) => [p, browserCPUs]))];
+  for (const [p, cpus] of jobs) {
+    const r = spawnSync('taskset', ['-a', '-p', '-c', cpus, String(p)], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`taskset ${cpus} ${p}: ${(r.stderr || '').trim()}`);
   }
 }
 
@@ -221,7 +224,7 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
 
   before(async () => {
     ({ app, browser, page } = await openApp({ ...homeEnv(home, [root]), SPILLSCOPE_DATA_DIR: dataDir, SPILLSCOPE_TRACE_CALLS: '1' }));
-    if (process.env.SPILLSCOPE_TRACE_PIN) pin(app.child.pid, browser.process()?.pid, process.env.SPILLSCOPE_TRACE_PIN);
+    if (process.env.SPILLSCOPE_TRACE_PIN) pin(app.child.pid, process.env.SPILLSCOPE_TRACE_PIN);
     goBefore = goCalls().length;
     await page.evaluate(installProbe);
     const top = await page.evaluate(() => window.go.app.Sessions.Largest({ offset: 0, limit: 2 }));
