@@ -17,8 +17,10 @@ import (
 // their tables grown for any budget, then replace the entry's. The walk has
 // its copies so a re-run never waits behind a step (one on the live
 // Analysis held it for 200 ms under load), steps only once the window has
-// asked nothing for warmQuiet and on a thread of the lowest priority (on two
-// cores a step takes a core from the re-runs and the page), the next walk cancels it between steps (a
+// asked nothing for warmQuiet (on two cores a step takes a core from the
+// re-runs and the page; a thread of the lowest priority was tried and stalls
+// the whole process: the collector's stop waits for that thread to be
+// scheduled), the next walk cancels it between steps (a
 // cancelled entry walks again when it is next asked), only results up to
 // warmMaxBytes are readied, and figures do not change: the tables are exact
 // counts, whichever call grows them.
@@ -74,7 +76,6 @@ func (r *Retention) startWarm(c *cached, req RetainRequest) {
 	r.cache.warming.Add(1)
 	time.AfterFunc(warmDelay, func() {
 		defer r.cache.warming.Done()
-		backgroundThread()
 		r.cache.walk.Lock()
 		defer r.cache.walk.Unlock()
 		if r.warm(c, policy, gen) {
