@@ -68,7 +68,9 @@ func contentBytes(res retention.Result) int64 {
 // One walk runs at a time, for the Analysis asked for last: a newer walk
 // cancels it.
 func (r *Retention) startWarm(c *cached, req RetainRequest) {
-	if req.ResultID <= 0 || contentBytes(c.res) > warmMaxBytes || !c.warm.CompareAndSwap(warmIdle, warmRunning) {
+	// Paged requests are the window's result view; the CLI and exports ask
+	// once and have no later change to ready.
+	if !req.Paged || req.ResultID <= 0 || contentBytes(c.res) > warmMaxBytes || !c.warm.CompareAndSwap(warmIdle, warmRunning) {
 		return
 	}
 	gen := r.cache.warmGen.Add(1)
