@@ -29,9 +29,10 @@ import (
 const warmDelay = 150 * time.Millisecond
 
 // warmQuiet is how long the window must have asked nothing before the walk
-// takes its next step: longer than the gaps of a drag or of a quick run of
-// changes, shorter than a pause to read the result.
-const warmQuiet = 50 * time.Millisecond
+// takes its next step: longer than the gaps of a drag, of a quick run of
+// changes and of an opening's paint (at 50 ms steps beside opens made them
+// slower), shorter than a pause to read the result.
+const warmQuiet = 100 * time.Millisecond
 
 // warmMaxBytes bounds the results readied: tables take some 16 bytes per
 // byte of text, a walk grows them for every budget, and it holds two
