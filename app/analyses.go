@@ -3,6 +3,7 @@ package app
 import (
 	"container/list"
 	"sync"
+	"sync/atomic"
 
 	"spillscope/retention"
 	"spillscope/sessions"
@@ -24,7 +25,20 @@ type analysisCache struct {
 	// few 50 MB results would otherwise stay in memory for as long as the
 	// window is open.
 	bytes int64
+
+	// warmGen is the newest background walk (warm.go): an older one
+	// stops; walk runs them one at a time.
+	warmGen atomic.Int64
+	walk    sync.Mutex
+	// warming counts the walks running, for tests to wait on.
+	warming sync.WaitGroup
 }
+
+// maxCachedAnalyses is how many Analyses the window keeps: a result on
+// three routes and three estimators, the result opened before it and room
+// to switch back without building any again (8 evicted one while a user
+// went round the routes and estimators of one result).
+const maxCachedAnalyses = 12
 
 // maxCachedBytes bounds the text the cached Analyses hold, beside the
 // newest one.
@@ -43,7 +57,9 @@ type analysisKey struct {
 
 type cached struct {
 	key analysisKey
-	a   *retention.Analysis
+	// a is the Analysis decisions read (analysis()); the background walk
+	// swaps in a copy whose tables it has readied (warm.go).
+	a   atomic.Pointer[retention.Analysis]
 	res retention.Result
 	row *sessions.ResultRow
 	// src is the indexed result as read back (nil for pasted JSON); its
@@ -53,24 +69,66 @@ type cached struct {
 	// yard is the same result on the route's own estimator, built the
 	// first time an outcome is priced on another one.
 	yardOnce sync.Once
-	yard     *retention.Analysis
+	yard     atomic.Pointer[retention.Analysis]
+
+	// warm is the state of the background walk (warm.go).
+	warm atomic.Int32
 }
+
+// newCached is an entry holding a.
+func newCached(key analysisKey, a *retention.Analysis, res retention.Result) *cached {
+	c := &cached{key: key, res: res}
+	c.a.Store(a)
+	return c
+}
+
+// analysis is the Analysis to decide on.
+func (c *cached) analysis() *retention.Analysis { return c.a.Load() }
 
 // yardstick returns the Analysis on the route's estimator, or nil when the
 // cached one already uses it.
 func (c *cached) yardstick() *retention.Analysis {
 	c.yardOnce.Do(func() {
-		name, err := retention.RouteEstimator(c.key.route)
-		if err != nil || name == c.key.estimator {
-			return
+		if y := c.buildYardstick(); y != nil {
+			c.yard.Store(y)
 		}
-		est, err := retention.LookupEstimator(name)
-		if err != nil {
-			return
-		}
-		c.yard, _ = retention.Analyse(c.res, est, c.key.route, retention.AnalyseOptions{Call: c.a.Call()})
 	})
-	return c.yard
+	return c.yard.Load()
+}
+
+// yardstick is the Analysis c's outcomes are priced on beside their own
+// estimator: the one c's walk readied or c built, else the cached Analysis
+// of the same result on the route's estimator (built, its tables grown by
+// its own use), else one c builds.
+func (r *Retention) yardstick(c *cached) *retention.Analysis {
+	if y := c.yard.Load(); y != nil {
+		return y
+	}
+	name, err := retention.RouteEstimator(c.key.route)
+	if err != nil || name == c.key.estimator {
+		return nil
+	}
+	k := c.key
+	k.estimator = name
+	if e, ok := r.cache.get(k); ok {
+		return e.analysis()
+	}
+	return c.yardstick()
+}
+
+// buildYardstick analyses the result on the route's estimator (nil when the
+// entry's is that one).
+func (c *cached) buildYardstick() *retention.Analysis {
+	name, err := retention.RouteEstimator(c.key.route)
+	if err != nil || name == c.key.estimator {
+		return nil
+	}
+	est, err := retention.LookupEstimator(name)
+	if err != nil {
+		return nil
+	}
+	y, _ := retention.Analyse(c.res, est, c.key.route, retention.AnalyseOptions{Call: c.analysis().Call()})
+	return y
 }
 
 func newAnalysisCache(n int) *analysisCache {
@@ -131,9 +189,5 @@ func (c *cached) weight() int64 {
 	if c.row != nil && c.row.Length > c.row.TextBytes {
 		return c.row.Length
 	}
-	var n int64
-	for _, b := range c.res.Content {
-		n += int64(len(b.Text) + len(b.Data))
-	}
-	return n
+	return contentBytes(c.res)
 }

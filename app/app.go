@@ -339,5 +339,6 @@ func (a *App) SetDefaults(d Defaults) (Settings, error) {
 
 // SetPlace remembers where the window is, so it opens there next time.
 func (a *App) SetPlace(p Place) (Settings, error) {
+	defer startCall("SetPlace").done()
 	return a.settings.Update(func(s *Settings) { s.Last = p })
 }

@@ -117,7 +117,7 @@ func CompareOutcomes(r *Retention, req CompareRequest) (Compared, error) {
 	if err != nil {
 		return Compared{}, err
 	}
-	out := Compared{Route: first.key.route, Yardstick: first.a.Estimator().Name(), Result: first.res}
+	out := Compared{Route: first.key.route, Yardstick: first.analysis().Estimator().Name(), Result: first.res}
 	if first.row != nil {
 		out.Harness = first.row.Harness
 	}
@@ -151,7 +151,7 @@ func (r *Retention) source(db *sessions.DB, base RetainRequest) retention.Analys
 		if err != nil {
 			return nil, err
 		}
-		return c.a, nil
+		return c.analysis(), nil
 	}
 }
 
@@ -319,7 +319,7 @@ func (r *Retention) sweepResult(db *sessions.DB, req SweepPoliciesRequest, specs
 	if err != nil {
 		return nil, err
 	}
-	yard := first.a.Estimator().Name()
+	yard := first.analysis().Estimator().Name()
 	out := make([]sessions.SweepSeries, len(specs))
 	for i, sp := range specs {
 		out[i] = sessions.SweepSeries{Policy: sp.Policy, Yardstick: yard, Rows: make([]sessions.SeriesRow, len(sp.Budgets))}
@@ -392,7 +392,7 @@ func (r *Retention) SweepCuts(req SweepCutsRequest) (sessions.CutList, error) {
 		return sessions.CutList{}, err
 	}
 	out := c.List()
-	out.Add(row, first.a.Estimator().Name())
+	out.Add(row, first.analysis().Estimator().Name())
 	out.Finish()
 	return out, nil
 }

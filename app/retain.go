@@ -26,11 +26,13 @@ const reviewSpillRoot = sessions.ReviewSpillRoot
 // back from its source, or pasted tool-result JSON. The Analysis is kept, so
 // the next budget or policy only re-decides.
 func (r *Retention) Retain(req RetainRequest) (Projection, error) {
+	ct := startCall("Retain")
+	defer ct.done()
 	db, err := r.store.DB()
 	if err != nil {
 		return Projection{}, err
 	}
-	c, out, err := r.decide(db, req)
+	c, out, err := r.decide(db, req, ct)
 	if err != nil {
 		return Projection{}, err
 	}
@@ -39,15 +41,18 @@ func (r *Retention) Retain(req RetainRequest) (Projection, error) {
 		pages = c.src
 	}
 	p := projection(out, c.res, db.AttachmentDir(), req.Reveal, pages)
-	if y := c.yardstick(); y != nil {
+	ct.mark("project")
+	if y := r.yardstick(c); y != nil {
 		t := tokenFigures(retention.Price(out, y).Yardstick)
 		p.Yardstick = &t
 	}
+	ct.mark("yardstick")
+	r.startWarm(c, req)
 	return p, nil
 }
 
 // decide runs the request's policy on its cached Analysis.
-func (r *Retention) decide(db *sessions.DB, req RetainRequest) (*cached, retention.Outcome, error) {
+func (r *Retention) decide(db *sessions.DB, req RetainRequest, ct *callTrace) (*cached, retention.Outcome, error) {
 	pol, s, err := settingsFor(req.Policy, req.Params, req.Budget)
 	if err != nil {
 		return nil, retention.Outcome{}, err
@@ -56,10 +61,12 @@ func (r *Retention) decide(db *sessions.DB, req RetainRequest) (*cached, retenti
 	if err != nil {
 		return nil, retention.Outcome{}, err
 	}
-	out := c.a.Run(pol, s)
+	ct.mark("analysis")
+	out := c.analysis().Run(pol, s)
 	if c.row != nil {
 		sessions.UseCountedTotal(&out, *c.row)
 	}
+	ct.mark("run")
 	return c, out, nil
 }
 
@@ -108,7 +115,8 @@ func (r *Retention) analysis(db *sessions.DB, req RetainRequest) (*cached, error
 		if err != nil {
 			return nil, err
 		}
-		c := &cached{key: key, a: a, res: res, row: &row, src: src}
+		c := newCached(key, a, res)
+		c.row, c.src = &row, src
 		r.cache.put(c)
 		return c, nil
 	}
@@ -146,7 +154,7 @@ func (r *Retention) analysis(db *sessions.DB, req RetainRequest) (*cached, error
 	if err != nil {
 		return nil, err
 	}
-	c := &cached{key: key, a: a, res: res}
+	c := newCached(key, a, res)
 	r.cache.put(c)
 	return c, nil
 }
@@ -335,7 +343,7 @@ func (r *Retention) Sweep(req SweepRequest) ([]SweepRow, error) {
 		}
 		rows := make([]SweepRow, len(req.Budgets))
 		for i := range req.Budgets {
-			o := c.a.Run(pol, settings[i])
+			o := c.analysis().Run(pol, settings[i])
 			lower := sessions.UseCountedTotal(&o, *c.row)
 			rows[i] = SweepRow{Budget: req.Budgets[i], Results: 1, InlineTokens: int64(o.Tokens.Total),
 				OmittedBytes: o.OmittedBytes, OmittedImages: o.OmittedImages,

@@ -227,6 +227,7 @@ func (s *Sessions) Session(id int64) (SessionRow, error) {
 // pointed at the attachment store and its credential values masked unless
 // q.Reveal.
 func (s *Sessions) Result(q ResultQuery) (ResultDetail, error) {
+	defer startCall("Result").done()
 	db, err := s.store.DB()
 	if err != nil {
 		return ResultDetail{}, err
@@ -474,7 +475,7 @@ type Retention struct {
 
 // NewRetention builds the Retention service over a shared store.
 func NewRetention(store *Store) *Retention {
-	return &Retention{store: store, cache: newAnalysisCache(8)}
+	return &Retention{store: store, cache: newAnalysisCache(maxCachedAnalyses)}
 }
 
 // Routes lists the pricing routes, priced ones first in the core's order.

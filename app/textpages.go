@@ -94,6 +94,7 @@ func textPage(text string, m *links.Masker, off int64, reveal bool) TextPage {
 // Text reads one page of an indexed result's block, or of the complete file
 // a decision on it would write, for a pane scrolling through it.
 func (r *Retention) Text(q TextQuery) (TextPage, error) {
+	defer startCall("Text").done()
 	if q.ResultID <= 0 || q.Offset < 0 {
 		return TextPage{}, coded("read-range-invalid", "offset", q.Offset, "limit", pageBytes)
 	}
@@ -107,7 +108,7 @@ func (r *Retention) Text(q TextQuery) (TextPage, error) {
 		}
 		req := *q.Retain
 		req.ResultID, req.JSON, req.Reveal, req.Paged = q.ResultID, "", q.Reveal, true
-		c, out, err := r.decide(db, req)
+		c, out, err := r.decide(db, req, nil)
 		if err != nil {
 			return TextPage{}, err
 		}

@@ -571,7 +571,10 @@ func (a *Analysis) Reprice(o Outcome) Tokens {
 	for i, b := range o.Content {
 		switch b.Type {
 		case TypeText:
-			n := a.est.Count(sanitize(b.Text))
+			n, ok := a.countWritten(o.Content, o.Spans, i)
+			if !ok {
+				n = a.est.Count(sanitize(b.Text))
+			}
 			if nt, ok := notice[i]; ok {
 				k := min(a.est.Count(sanitize(nt)), n)
 				t.Notice += k

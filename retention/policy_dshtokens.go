@@ -198,7 +198,11 @@ func (a *Analysis) priceBuilt(c contentBuilder, noticeTokens int) Tokens {
 		case b.Type == TypeImage:
 			t.Images += a.blocks[c.src[i]].price.Total()
 		case b.Type == TypeText:
-			t.Total += a.est.Count(b.Text)
+			n, ok := a.countWritten(c.blocks, c.spans, i)
+			if !ok {
+				n = a.est.Count(b.Text)
+			}
+			t.Total += n
 		default:
 			n, _ := a.est.Structural(b.Raw)
 			t.Total += n

@@ -1,6 +1,7 @@
 package retention
 
 import (
+	"slices"
 	"sort"
 	"unicode/utf8"
 )
@@ -120,6 +121,13 @@ func (x *textIndex) growHeadTo(wb int) {
 	if wb <= cur && !(wb == n && !x.hfull) {
 		return
 	}
+	// Sized once per growth, so the tables are not copied again each time
+	// appends outgrow them (a piece is some 4 runes).
+	add := utf8.RuneCountInString(x.text[cur:wb])
+	x.hrunes = slices.Grow(x.hrunes, add)
+	x.hoff = slices.Grow(x.hoff, add)
+	x.hbounds = slices.Grow(x.hbounds, add/4)
+	x.hcum = slices.Grow(x.hcum, add/4)
 	for _, r := range x.text[cur:wb] {
 		x.hrunes = append(x.hrunes, r)
 		cur += utf8.RuneLen(r)

@@ -12,6 +12,13 @@
 // inputs. SPILLSCOPE_TRACE_ROOT names another corpus (e.g. a `spillscope sample
 // --bench-bytes 1GB` folder, which holds the same result), and
 // SPILLSCOPE_TRACE_DATA a data folder where it is already indexed.
+// SPILLSCOPE_TRACE_PIN=0/1 pins the app to CPU 0 and the browser to CPU 1.
+//
+// Every sample is also split (interaction.json's samples, and the slowest of
+// each kind printed): until the re-run is asked, the call as the page sees
+// it and what it waited behind, Go's own time with its steps, collections
+// and allocation (the app's SPILLSCOPE_TRACE_CALLS lines), the answer's
+// apply to the DOM, the frame and the paint, and the long tasks between.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -55,20 +62,29 @@ const summary = (xs) => ({ n: xs.length, p50: +quantile(xs, 0.5).toFixed(1), p95
 function installProbe() {
   if (window.__trace) return;
   const calls = [];
+  // Every binding call in the order made (name, start, end), and the calls in
+  // flight, for what a slow sample waited behind (the dev server answers one
+  // at a time).
+  const all = [];
+  const open = new Set();
   let inFlight = 0;
   const svc = window.go.app.Retention;
   const orig = svc.Retain;
   svc.Retain = (req) => {
     const slider = document.querySelector('[data-testid=budget-input]');
-    const c = { budget: req.budget ?? null, shown: slider ? slider.value : null, start: performance.now(), end: 0, overlap: inFlight };
+    const c = { budget: req.budget ?? null, shown: slider ? slider.value : null, start: performance.now(), end: 0, overlap: inFlight, behind: [...open].map((o) => o.name) };
+    const rec = { name: 'Retention.Retain', start: c.start, end: 0 };
     inFlight++;
     calls.push(c);
+    all.push(rec);
+    open.add(rec);
     return orig(req).finally(() => {
       inFlight--;
-      c.end = performance.now();
+      c.end = rec.end = performance.now();
+      open.delete(rec);
     });
   };
-  // Every other binding call, counted by name (the dev server answers one at a time).
+  // Every other binding call, counted by name.
   const bindings = {};
   for (const [svcName, svcObj] of Object.entries(window.go.app)) {
     for (const [name, f] of Object.entries(svcObj)) {
@@ -77,12 +93,24 @@ function installProbe() {
         const k = `${svcName}.${name}`;
         const b = (bindings[k] ??= { n: 0, ms: 0 });
         const t = performance.now();
+        const rec = { name: k, start: t, end: 0 };
+        all.push(rec);
+        open.add(rec);
         return f(...args).finally(() => {
           b.n++;
-          b.ms += performance.now() - t;
+          rec.end = performance.now();
+          b.ms += rec.end - t;
+          open.delete(rec);
         });
       };
     }
+  }
+  // The page's long tasks (script, style, layout over 50 ms).
+  const longTasks = [];
+  try {
+    new PerformanceObserver((l) => l.getEntries().forEach((e) => longTasks.push({ start: e.startTime, ms: e.duration }))).observe({ type: 'longtask' });
+  } catch {
+    /* not offered */
   }
   const paintAfter = (pred, ms = 20000) =>
     new Promise((res, rej) => {
@@ -93,7 +121,17 @@ function installProbe() {
         obs.disconnect();
         clearTimeout(timer);
         if (!ok) rej(new Error('timed out waiting for the view'));
-        else requestAnimationFrame(() => setTimeout(() => res(performance.now()), 0));
+        else {
+          const dom = performance.now();
+          requestAnimationFrame(() => {
+            const frame = performance.now();
+            setTimeout(() => {
+              const t = performance.now();
+              window.__trace.last = { dom, frame, paint: t };
+              res(t);
+            }, 0);
+          });
+        }
       };
       const obs = new MutationObserver(() => pred() && finish(true));
       obs.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
@@ -107,15 +145,87 @@ function installProbe() {
     if (!p || p.getAttribute('aria-busy') === 'true') return false;
     return Object.entries(want).every(([k, v]) => p.dataset[k] === String(v));
   };
-  window.__trace = { calls, bindings, paintAfter, projection, shows };
+  /**
+   * split is one sample's breakdown, from its input at t0 to its paint: until
+   * the re-run is asked (toCall), the call as the page sees it (binding; what
+   * it waited behind), from the answer to the DOM showing it (apply), and the
+   * frame's style, layout and paint (paint); with the long tasks and other
+   * binding calls in that time.
+   */
+  const split = (t0) => {
+    const { dom, frame, paint } = window.__trace.last;
+    const i = calls.findIndex((c) => c.start >= t0);
+    const c = i >= 0 ? calls[i] : null;
+    const r = (x) => +x.toFixed(1);
+    return {
+      total: r(paint - t0),
+      call: i,
+      toCall: c ? r(c.start - t0) : null,
+      binding: c ? r(c.end - c.start) : null,
+      behind: c ? c.behind : [],
+      apply: r(dom - (c ? c.end : t0)),
+      frame: r(frame - dom),
+      paint: r(paint - frame),
+      others: all.filter((o) => o.name !== 'Retention.Retain' && o.end > t0 && o.start < paint).map((o) => `${o.name} ${r(o.start - t0)}+${r(o.end - o.start)}`),
+      longTasks: longTasks.filter((l) => l.start + l.ms > t0 && l.start < paint).map((l) => `${r(l.start - t0)}+${r(l.ms)}`),
+    };
+  };
+  window.__trace = { calls, all, bindings, longTasks, paintAfter, projection, shows, split };
+}
+
+/** tree is pid and every process under it. */
+function tree(pid) {
+  const out = [pid];
+  const r = spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' });
+  for (const c of (r.stdout || '').split('\n').map((x) => Number(x.trim())).filter(Boolean)) out.push(...tree(c));
+  return out;
+}
+
+/**
+ * pin (SPILLSCOPE_TRACE_PIN=APP/BROWSER, CPU lists such as 0/1) puts the app
+ * with its threads and the browser (this process's chromium children) with
+ * its processes on their own CPUs, so the figures say what each does without
+ * the other in its way.
+ */
+function pin(appPid, spec) {
+  const [appCPUs, browserCPUs] = spec.split('/');
+  const kids = spawnSync('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+  const browsers = (kids.stdout || '')
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter(([, comm]) => comm && comm.includes('chrom'))
+    .map(([pid]) => Number(pid));
+  if (!browsers.length) throw new Error('no chromium process to pin');
+  const jobs = [...tree(appPid).map((p) => [p, appCPUs]), ...browsers.flatMap((b) => tree(b).map((p) => [p, browserCPUs]))];
+  for (const [p, cpus] of jobs) {
+    const r = spawnSync('taskset', ['-a', '-p', '-c', cpus, String(p)], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`taskset ${cpus} ${p}: ${(r.stderr || '').trim()}`);
+  }
 }
 
 describe('result view interaction trace', { skip: skipReason ? `corpus unavailable: ${skipReason}` : false }, () => {
-  let browser, page, largest;
+  let browser, page, largest, app;
   const figures = {};
+  // Each sample's breakdown, by interaction (test-artifacts/interaction.json).
+  const samples = {};
+  // The Go side of each Retain call, in call order, from the app's trace lines.
+  let goBefore = 0;
+  const goCalls = () =>
+    [...app.log().matchAll(/spillscope-trace call=Retain go_ms=([\d.]+) gcs=(\d+) alloc_kb=(\d+) ?(.*)/g)].map((m) => ({ go: Number(m[1]), gcs: Number(m[2]), allocKB: Number(m[3]), goSteps: m[4] }));
+  /** record keeps a sample's breakdown, with the Go time of its re-run. */
+  const record = (kind, split) => {
+    (samples[kind] ??= []).push(split);
+    return split.total;
+  };
+  const withGo = () => {
+    const go = goCalls().slice(goBefore);
+    for (const xs of Object.values(samples)) for (const x of xs) if (x.call >= 0 && go[x.call]) Object.assign(x, go[x.call]);
+  };
 
   before(async () => {
-    ({ browser, page } = await openApp({ ...homeEnv(home, [root]), SPILLSCOPE_DATA_DIR: dataDir }));
+    ({ app, browser, page } = await openApp({ ...homeEnv(home, [root]), SPILLSCOPE_DATA_DIR: dataDir, SPILLSCOPE_TRACE_CALLS: '1' }));
+    if (process.env.SPILLSCOPE_TRACE_PIN) pin(app.child.pid, process.env.SPILLSCOPE_TRACE_PIN);
+    goBefore = goCalls().length;
     await page.evaluate(installProbe);
     const top = await page.evaluate(() => window.go.app.Sessions.Largest({ offset: 0, limit: 2 }));
     largest = top.rows;
@@ -123,9 +233,15 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
 
   after(async () => {
     figures.bindings = await page?.evaluate(() => window.__trace.bindings).catch(() => null);
+    if (app) withGo();
     const out = join(ensureArtifacts(), 'interaction.json');
-    writeFileSync(out, JSON.stringify({ corpus: root, result: largest?.[0], figures }, null, 2) + '\n');
+    if (app) writeFileSync(join(ensureArtifacts(), 'interaction-app.log'), app.log());
+    writeFileSync(out, JSON.stringify({ corpus: root, result: largest?.[0], figures, samples }, null, 2) + '\n');
     for (const [k, v] of Object.entries(figures)) console.log(`interaction ${k}: ${JSON.stringify(v)}`);
+    // The slowest samples of each interaction, split (the tail's causes).
+    for (const [k, xs] of Object.entries(samples)) {
+      for (const x of [...xs].sort((a, b) => b.total - a.total).slice(0, trace ? 3 : 1)) console.log(`interaction slow ${k}: ${JSON.stringify(x)}`);
+    }
     await browser?.close().catch(() => {});
     await stopAll();
   });
@@ -137,10 +253,10 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
       await paintAfter(() => document.querySelectorAll('[data-testid=largest-open]').length > nth);
       const t0 = performance.now();
       document.querySelectorAll('[data-testid=largest-open]')[nth].click();
-      const t1 = await paintAfter(
+      await paintAfter(
         () => !!document.querySelector('[data-testid=recorded-blocks] [data-testid=block]') && shows({}) && !!document.querySelector('[data-testid=projection-blocks] [data-testid=block]'),
       );
-      return t1 - t0;
+      return window.__trace.split(t0);
     }, nth);
   const back = () =>
     page.evaluate(async () => {
@@ -152,13 +268,13 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
     assert.ok(largest?.length === 2, 'the corpus has results');
     assert.ok(largest[0].textBytes >= 1_000_000, `the largest result holds ${largest[0].textBytes} bytes`);
     await page.getByTestId('nav-largest').click();
-    const cold = await open(0);
+    const cold = record('openFirst', await open(0));
     const warm = [];
     for (let i = 0; i < (trace ? 6 : 1); i++) {
       await back();
       await open(1);
       await back();
-      warm.push(await open(0));
+      warm.push(record('open', await open(0)));
     }
     figures.openFirst = { ms: +cold.toFixed(1) };
     figures.open = summary(warm);
@@ -228,7 +344,7 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
         if (!p) return;
         const b = Number(p.dataset.budget);
         if (paints.length && paints[paints.length - 1].budget === b) return;
-        const at = { budget: b, t: 0 };
+        const at = { budget: b, t: 0, dom: performance.now() };
         paints.push(at);
         requestAnimationFrame(() => setTimeout(() => (at.t = performance.now()), 0));
       });
@@ -249,14 +365,33 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
       await new Promise((r) => setTimeout(r, 100));
       seen.disconnect();
       // Latency of an input: until a frame paints its budget or one set after it.
+      const splits = [];
+      const rd = (x) => +x.toFixed(1);
       const latency = events.map((e, i) => {
         const later = new Set(events.slice(i).map((x) => x.budget));
         const p = paints.find((p) => p.t >= e.t && later.has(p.budget) && events.findLastIndex((x) => x.budget === p.budget) >= i);
-        return p ? p.t - e.t : NaN;
+        if (!p) return NaN;
+        // The call that answered it, and the one in flight when it came (which it waited for).
+        const ci = calls.findLastIndex((c) => c.budget === p.budget && c.end && c.end <= p.dom);
+        const c = calls[ci];
+        const busy = calls.find((x) => x.start < e.t && x.end > e.t);
+        splits.push({
+          total: rd(p.t - e.t),
+          call: ci,
+          waitInFlight: busy ? rd(busy.end - e.t) : 0,
+          toCall: c ? rd(c.start - e.t) : null,
+          binding: c ? rd(c.end - c.start) : null,
+          behind: c ? c.behind : [],
+          apply: c ? rd(p.dom - c.end) : null,
+          paint: rd(p.t - p.dom),
+          longTasks: window.__trace.longTasks.filter((l) => l.start + l.ms > e.t && l.start < p.t).map((l) => `${rd(l.start - e.t)}+${rd(l.ms)}`),
+        });
+        return p.t - e.t;
       });
       const mine = calls.slice(before);
       return {
         latency,
+        splits,
         settle: paints[paints.length - 1].t - events[events.length - 1].t,
         last,
         shown: Number(projection().dataset.budget),
@@ -267,6 +402,7 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
         kept: recorded.every((el) => el.isConnected && el.__kept) && document.querySelectorAll('[data-testid=recorded-blocks] [data-testid=block]').length === recorded.length,
       };
     });
+    for (const x of r.splits) record('drag', x);
     figures.drag = { ...summary(r.latency.filter((x) => !Number.isNaN(x))), settle: +r.settle.toFixed(1), calls: r.calls, inputs: r.inputs };
     assert.equal(r.shown, r.last, 'the projection on screen is the last budget dragged to');
     assert.deepEqual(r.stale, [], 'every request was for the budget on screen when it was sent');
@@ -284,7 +420,8 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
         const t0 = performance.now();
         el.value = value;
         el.dispatchEvent(new Event(el.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true }));
-        return (await paintAfter(() => shows(want))) - t0;
+        await paintAfter(() => shows(want));
+        return window.__trace.split(t0);
       },
       { testid, value, want },
     );
@@ -293,7 +430,7 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
     const xs = [];
     const from = await page.evaluate(() => window.__trace.calls.length);
     const budgets = [1000, 5000, 12500, 50000, 200000, 2500, 100000, 20000, 7500, 150000];
-    for (const b of trace ? budgets : budgets.slice(0, 3)) xs.push(await change('budget-input', String(b), { budget: b }));
+    for (const b of trace ? budgets : budgets.slice(0, 3)) xs.push(record('typed', await change('budget-input', String(b), { budget: b })));
     figures.typed = summary(xs);
     // The binding alone, as the page sees it: from the call to its answer, parsed.
     figures.typedBinding = summary(await page.evaluate((from) => window.__trace.calls.slice(from).map((c) => c.end - c.start), from));
@@ -313,7 +450,7 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
     let from = await calls();
     for (let i = 0; i < (trace ? 10 : pick.length); i++) {
       const r = pick[i % pick.length];
-      route.push(await change('route-select', r, { route: r, estimator: routeEst[r] }));
+      route.push(record('route', await change('route-select', r, { route: r, estimator: routeEst[r] })));
     }
     figures.routeBinding = summary(await binding(from));
     await change('route-select', pick[0], { route: pick[0] });
@@ -322,7 +459,7 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
     from = await calls();
     for (let i = 0; i < (trace ? 9 : 3); i++) {
       const e = estimators[i % 3];
-      est.push(await change('estimator-select', e, { estimator: e }));
+      est.push(record('estimator', await change('estimator-select', e, { estimator: e })));
     }
     figures.estimatorBinding = summary(await binding(from));
     const policies = (await page.evaluate(() => window.go.app.Retention.Policies())).map((p) => p.name);
@@ -330,7 +467,7 @@ describe('result view interaction trace', { skip: skipReason ? `corpus unavailab
     from = await calls();
     for (let i = 0; i < (trace ? 2 : 1) * policies.length; i++) {
       const p = policies[i % policies.length];
-      pol.push(await change('policy-select', p, { policy: p }));
+      pol.push(record('policy', await change('policy-select', p, { policy: p })));
     }
     figures.policyBinding = summary(await binding(from));
     figures.route = summary(route);
