@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"spillscope/internal/jsontext"
 )
 
 func lineSeeds(f *testing.F, extra ...string) {
@@ -228,6 +230,69 @@ func FuzzDetect(f *testing.F) {
 		}
 		if h == HarnessClaude && !strings.Contains(string(data), `"type"`) {
 			t.Fatalf("claimed as Claude without a type: %q", data)
+		}
+	})
+}
+
+// A user message and a toolUseResult walked where the line's walk meets
+// them (walkUserMessage, walkToolUseResult) give what reading the skipped
+// value again gives (field, eachItem, claudeItemOf), and end where
+// SkipValue ends, on any input.
+func FuzzClaudeWalks(f *testing.F) {
+	for _, s := range []string{
+		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a\"b","is_error":true}]}`,
+		`{"content":"plain","content":[{"type":"tool_result"}]}`,
+		`{"content":[{"type":"text","type":"tool_result","content":[{"type":"text","text":"x"}]},"s",{"a" 1}]}`,
+		`{"content":[{"type":"tool_result"}],"x":{"a" 1}}`,
+		`{"persistedOutputPath":"/tmp/a.txt","persistedOutputPath":"/b","stdout":"\"persistedOutputPath\""}`,
+		`{"file":{"persistedOutputPath":"/x"}}`, `"\"persistedOutputPath\""`, `[1,2]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) == 0 || jsontext.SkipSpace(b, 0) != 0 {
+			// A member's value starts past the whitespace before it.
+			return
+		}
+		se, sok := jsontext.SkipValue(b, 0)
+		ve, items, walked, ok := walkUserMessage(b, 0, nil)
+		if ok != sok || (ok && ve != se) {
+			t.Fatalf("walkUserMessage(%q) ended at %d (%v), SkipValue at %d (%v)", b, ve, ok, se, sok)
+		}
+		if ok && walked {
+			var want []claudeItem
+			if content, fok := field(b[:ve], "content"); fok && len(content) > 0 && content[0] == '[' {
+				if _, err := eachItem(content, 0, func(idx, vs, ve int) bool {
+					want = append(want, claudeItemOf(content[vs:ve], idx))
+					return true
+				}); err != nil {
+					t.Fatalf("walked %q whole, eachItem: %v", b, err)
+				}
+			}
+			if len(items) != len(want) {
+				t.Fatalf("%q: walked %d items, read %d", b, len(items), len(want))
+			}
+			for i := range want {
+				g, w := items[i], want[i]
+				if g.idx != w.idx || g.typ != w.typ || g.callID != w.callID || g.isErr != w.isErr || !bytes.Equal(g.inner, w.inner) ||
+					(len(w.inner) > 0 && &g.inner[0] != &w.inner[0]) {
+					t.Fatalf("%q item %d: walked %+v, read %+v", b, i, g, w)
+				}
+			}
+		}
+		ve, path, has, walked, ok := walkToolUseResult(b, 0)
+		if ok != sok || (ok && ve != se) {
+			t.Fatalf("walkToolUseResult(%q) ended at %d (%v), SkipValue at %d (%v)", b, ve, ok, se, sok)
+		}
+		if ok && walked {
+			var wpath []byte
+			var whas bool
+			if bytes.Contains(b[:ve], []byte(`"persistedOutputPath"`)) {
+				wpath, whas = field(b[:ve], "persistedOutputPath")
+			}
+			if has != whas || !bytes.Equal(path, wpath) {
+				t.Fatalf("%q: walked %q %v, read %q %v", b, path, has, wpath, whas)
+			}
 		}
 	})
 }
