@@ -292,7 +292,9 @@ func (d *DB) candidateFor(path, root string, fi fs.FileInfo, prev map[string]fil
 		return c, false
 	}
 	rel, _ := filepath.Rel(root, path)
-	c.harness = detect(&Probe{Path: path, Rel: filepath.ToSlash(rel)})
+	probe := &Probe{Path: path, Rel: filepath.ToSlash(rel)}
+	c.harness = detect(probe)
+	probe.release()
 	if c.harness == "" {
 		d.markUnclaimed(path, c.size, c.mtime)
 		return c, false
