@@ -88,19 +88,25 @@ func RecogniseSpill(text string) (SpillNotice, bool) {
 
 // anchored finds one marker by its rarest byte: every text block the
 // indexer reads is searched for every convention's marker, and
-// strings.Contains looks for a marker's first byte, which for most is a
-// common letter ("exceeds…", "characters…", "The…"), so it stops and
-// compares at nearly every word. A byte rare in prose and code lets
-// IndexByte skip most of the text between the places worth a compare.
+// strings.Contains looks for a marker's first byte, which for a marker
+// starting with a common letter ("exceeds…", "characters…") or an
+// unusually frequent one ("<" in markup) stops and compares at nearly
+// every word. A byte rare in prose and code lets IndexByte skip most of the
+// text between the places worth a compare. A marker starting with a
+// capital is left to strings.Contains, which does as well there.
 type anchored struct {
 	s  string
-	at int // the anchor's index in s
+	at int // the anchor's index in s; -1 for strings.Contains
 }
 
 // anchor prepares s's search: its anchor is the byte of s rarest by
 // byteCommonness (the first of equals).
 func anchor(s string) anchored {
 	a := anchored{s: s}
+	if len(s) == 0 || (s[0] >= 'A' && s[0] <= 'Z') {
+		a.at = -1
+		return a
+	}
 	for i := 1; i < len(s); i++ {
 		if byteCommonness(s[i]) < byteCommonness(s[a.at]) {
 			a.at = i
@@ -111,8 +117,8 @@ func anchor(s string) anchored {
 
 // in reports whether text holds the marker, as strings.Contains does.
 func (a anchored) in(text string) bool {
-	if len(a.s) == 0 {
-		return true
+	if a.at < 0 {
+		return strings.Contains(text, a.s)
 	}
 	c := a.s[a.at]
 	for i := a.at; i < len(text); {
@@ -143,7 +149,7 @@ func byteCommonness(c byte) int {
 		return 99 - strings.IndexByte(lower, c)
 	case c >= 'A' && c <= 'Z':
 		return 60 - strings.IndexByte(lower, c+'a'-'A')
-	case c >= '0' && c <= '9', c == '.', c == ',', c == '/', c == '_', c == '-', c == '"', c == '=':
+	case c >= '0' && c <= '9', c == '.', c == ',', c == ':', c == '/', c == '_', c == '-', c == '"', c == '=':
 		return 70
 	case c < 0x80:
 		return 40
