@@ -225,8 +225,10 @@ type ClaudeReader struct {
 	// custom is set once a custom-title line was read: a name the user gave
 	// wins over the one the harness generated.
 	custom bool
-	// items is ReadLine's scratch for a user message's content elements.
+	// items and uses are ReadLine's scratch for a message's content
+	// elements.
 	items []claudeItem
+	uses  []claudeUse
 }
 
 // claudeLine is what ReadLine takes from a line's top level.
@@ -244,6 +246,112 @@ type claudeLine struct {
 	items                []claudeItem
 	persisted            []byte
 	hasPersisted         bool
+	// An assistant line's message walked likewise (walkAssistantMessage).
+	reply claudeReply
+}
+
+// claudeReply is what assistant reads of an assistant message: its members
+// (the last of each name), and the tool_use elements of its content when
+// walked where the line's walk met it (walked).
+type claudeReply struct {
+	id, model      string
+	content, usage []byte
+	uses           []claudeUse
+	walked         bool
+}
+
+// set takes one member of an assistant message.
+func (m *claudeReply) set(k, v []byte) {
+	switch string(k) {
+	case "id":
+		m.id, _ = str(v)
+	case "model":
+		m.model, _ = str(v)
+	case "content":
+		m.content = v
+	case "usage":
+		m.usage = v
+	}
+}
+
+// claudeUse is a tool_use element of an assistant message's content.
+type claudeUse struct{ id, name string }
+
+// claudeUseOf reads a content element: ok for a tool_use (the first type
+// member says so, as field finds it), with its id and name (the last of
+// each; a malformed element keeps the members before the fault).
+func claudeUseOf(it []byte) (u claudeUse, ok bool) {
+	if t, _ := field(it, "type"); string(t) != `"tool_use"` {
+		return u, false
+	}
+	eachField(it, 0, func(k []byte, vs, ve int) bool {
+		switch string(k) {
+		case "id":
+			u.id, _ = str(it[vs:ve])
+		case "name":
+			u.name, _ = str(it[vs:ve])
+		}
+		return true
+	})
+	return u, true
+}
+
+// walkAssistantMessage walks an assistant line's message starting at b[vs]
+// down to its content's tool_use elements in one pass, as
+// walkUserMessage does for a user message: m is what assistant would read
+// walking the skipped message again (claudeReply.set, eachItem,
+// claudeUseOf), with m.walked false where the walk could not vouch for
+// every level.
+func walkAssistantMessage(b []byte, vs int, uses []claudeUse) (ve int, m claudeReply, ok bool) {
+	m.uses = uses[:0]
+	end, _, whole := jsontext.WalkMembers(b, vs, func(k []byte, ms int) (int, bool, bool) {
+		if string(k) != "content" || ms >= len(b) || b[ms] != '[' {
+			e, ok := jsontext.SkipValue(b, ms)
+			if ok {
+				m.set(k, b[ms:e])
+			}
+			return e, false, ok
+		}
+		// The last content is the one read.
+		m.uses = m.uses[:0]
+		e, _, ok := jsontext.WalkElements(b, ms, func(_, is int) (int, bool, bool) {
+			var typ, id, name []byte
+			typed := false
+			e, _, ok := jsontext.WalkMembers(b, is, func(k []byte, fs int) (int, bool, bool) {
+				fe, ok := jsontext.SkipValue(b, fs)
+				if ok {
+					switch string(k) {
+					case "type":
+						if !typed {
+							typ, typed = b[fs:fe], true
+						}
+					case "id":
+						id = b[fs:fe]
+					case "name":
+						name = b[fs:fe]
+					}
+				}
+				return fe, false, ok
+			})
+			if ok && string(typ) == `"tool_use"` {
+				var u claudeUse
+				u.id, _ = str(id)
+				u.name, _ = str(name)
+				m.uses = append(m.uses, u)
+			}
+			return e, false, ok
+		})
+		if ok {
+			m.content = b[ms:e]
+		}
+		return e, false, ok
+	})
+	if whole {
+		m.walked = true
+		return end, m, true
+	}
+	ve, ok = jsontext.SkipValue(b, vs)
+	return ve, claudeReply{uses: m.uses[:0]}, ok
 }
 
 // claudeItem is one element of a user message's content: the members a
@@ -368,6 +476,16 @@ func (c *ClaudeReader) ReadLine(l Line, p *Parsed) {
 				return ve, false, true
 			}
 			x.walkedMsg = false
+			if x.typ == "assistant" {
+				ve, reply, ok := walkAssistantMessage(b, vs, c.uses)
+				c.uses = reply.uses[:0]
+				if !ok {
+					return 0, false, false
+				}
+				x.msg, x.reply = b[vs:ve], reply
+				return ve, false, true
+			}
+			x.reply.walked = false
 		case "toolUseResult":
 			ve, path, has, walked, ok := walkToolUseResult(b, vs)
 			if !ok {
@@ -499,26 +617,19 @@ func (c *ClaudeReader) system(l Line, x claudeLine, p *Parsed) {
 }
 
 func (c *ClaudeReader) assistant(l Line, x claudeLine, p *Parsed) {
-	msg := x.msg
-	var id, model string
-	var content, usage []byte
-	_, _, err := eachField(msg, 0, func(k []byte, vs, ve int) bool {
-		switch string(k) {
-		case "id":
-			id, _ = str(msg[vs:ve])
-		case "model":
-			model, _ = str(msg[vs:ve])
-		case "content":
-			content = msg[vs:ve]
-		case "usage":
-			usage = msg[vs:ve]
+	m := x.reply
+	if !m.walked {
+		m = claudeReply{}
+		msg := x.msg
+		if _, _, err := eachField(msg, 0, func(k []byte, vs, ve int) bool {
+			m.set(k, msg[vs:ve])
+			return true
+		}); err != nil {
+			p.badShape(l.Number, "message", "object")
+			return
 		}
-		return true
-	})
-	if err != nil {
-		p.badShape(l.Number, "message", "object")
-		return
 	}
+	id, model, content, usage := m.id, m.model, m.content, m.usage
 	// A <synthetic> line is the harness's stand-in for a failed request
 	// (isApiErrorMessage, all-zero usage): no model was called, so it
 	// neither names the session's model (nor its route) nor counts as a
@@ -528,25 +639,19 @@ func (c *ClaudeReader) assistant(l Line, x claudeLine, p *Parsed) {
 		p.Session.Model = model
 	}
 	if len(content) > 0 && content[0] == '[' {
-		_, err := eachItem(content, 0, func(_, vs, ve int) bool {
-			it := content[vs:ve]
-			if t, _ := field(it, "type"); string(t) != `"tool_use"` {
-				return true
-			}
-			var tid, name string
-			eachField(it, 0, func(k []byte, vs, ve int) bool {
-				switch string(k) {
-				case "id":
-					tid, _ = str(it[vs:ve])
-				case "name":
-					name, _ = str(it[vs:ve])
+		uses, err := m.uses, error(nil)
+		if !m.walked {
+			_, err = eachItem(content, 0, func(_, vs, ve int) bool {
+				if u, ok := claudeUseOf(content[vs:ve]); ok {
+					uses = append(uses, u)
 				}
 				return true
 			})
-			c.Names[tid] = name
-			p.AddCall(tid, name)
-			return true
-		})
+		}
+		for _, u := range uses {
+			c.Names[u.id] = u.name
+			p.AddCall(u.id, u.name)
+		}
 		if err != nil {
 			p.badShape(l.Number, "message.content", "array")
 		}

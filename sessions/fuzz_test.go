@@ -234,9 +234,10 @@ func FuzzDetect(f *testing.F) {
 	})
 }
 
-// A user message and a toolUseResult walked where the line's walk meets
-// them (walkUserMessage, walkToolUseResult) give what reading the skipped
-// value again gives (field, eachItem, claudeItemOf), and end where
+// A user or assistant message and a toolUseResult walked where the line's
+// walk meets them (walkUserMessage, walkAssistantMessage,
+// walkToolUseResult) give what reading the skipped value again gives
+// (field, eachField, eachItem, claudeItemOf, claudeUseOf), and end where
 // SkipValue ends, on any input.
 func FuzzClaudeWalks(f *testing.F) {
 	for _, s := range []string{
@@ -246,6 +247,8 @@ func FuzzClaudeWalks(f *testing.F) {
 		`{"content":[{"type":"tool_result"}],"x":{"a" 1}}`,
 		`{"persistedOutputPath":"/tmp/a.txt","persistedOutputPath":"/b","stdout":"\"persistedOutputPath\""}`,
 		`{"file":{"persistedOutputPath":"/x"}}`, `"\"persistedOutputPath\""`, `[1,2]`,
+		`{"id":"m","model":"x","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"c":"a\"b"}},{"type":"text","text":"t"}],"usage":{"input_tokens":1}}`,
+		`{"content":[{"type":"text","type":"tool_use","id":"a","id":"b"}],"content":"s"}`, `{"content":["s"]}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -277,6 +280,40 @@ func FuzzClaudeWalks(f *testing.F) {
 				if g.idx != w.idx || g.typ != w.typ || g.callID != w.callID || g.isErr != w.isErr || !bytes.Equal(g.inner, w.inner) ||
 					(len(w.inner) > 0 && &g.inner[0] != &w.inner[0]) {
 					t.Fatalf("%q item %d: walked %+v, read %+v", b, i, g, w)
+				}
+			}
+		}
+		ave, m, ok := walkAssistantMessage(b, 0, nil)
+		if ok != sok || (ok && ave != se) {
+			t.Fatalf("walkAssistantMessage(%q) ended at %d (%v), SkipValue at %d (%v)", b, ave, ok, se, sok)
+		}
+		if ok && m.walked {
+			var w claudeReply
+			if _, _, err := eachField(b[:ave], 0, func(k []byte, vs, ve int) bool {
+				w.set(k, b[vs:ve])
+				return true
+			}); err != nil {
+				t.Fatalf("walked %q whole, eachField: %v", b, err)
+			}
+			if m.id != w.id || m.model != w.model || !bytes.Equal(m.content, w.content) || !bytes.Equal(m.usage, w.usage) {
+				t.Fatalf("%q: walked %+v, read %+v", b, m, w)
+			}
+			if len(w.content) > 0 && w.content[0] == '[' {
+				if _, err := eachItem(w.content, 0, func(_, vs, ve int) bool {
+					if u, ok := claudeUseOf(w.content[vs:ve]); ok {
+						w.uses = append(w.uses, u)
+					}
+					return true
+				}); err != nil {
+					t.Fatalf("walked %q whole, eachItem: %v", b, err)
+				}
+				if len(m.uses) != len(w.uses) {
+					t.Fatalf("%q: walked %v, read %v", b, m.uses, w.uses)
+				}
+				for i := range w.uses {
+					if m.uses[i] != w.uses[i] {
+						t.Fatalf("%q: walked %v, read %v", b, m.uses, w.uses)
+					}
 				}
 			}
 		}
