@@ -770,21 +770,41 @@ func claudeBlocks(v []byte, owned bool, kept *[]checkedImage) (blocks []retentio
 	if v[0] != '[' {
 		return nil, []string{"content is neither a string nor an array"}, nil
 	}
-	_, err := eachItem(v, 0, func(i, vs, ve int) bool {
-		it := v[vs:ve]
+	_, _, whole := jsontext.WalkElements(v, 0, func(i, is int) (int, bool, bool) {
 		var typ string
 		var text, source []byte
-		eachField(it, 0, func(k []byte, vs, ve int) bool {
+		set := func(k, val []byte) {
 			switch string(k) {
 			case "type":
-				typ, _ = str(it[vs:ve])
+				typ, _ = str(val)
 			case "text":
-				text = it[vs:ve]
+				text = val
 			case "source":
-				source = it[vs:ve]
+				source = val
 			}
-			return true
+		}
+		// The block's members are taken as its walk meets them, the block
+		// walked once; one that walk cannot follow is skipped whole and
+		// read up to its fault, as before.
+		ie, _, ok := jsontext.WalkMembers(v, is, func(k []byte, fs int) (int, bool, bool) {
+			fe, ok := jsontext.SkipValue(v, fs)
+			if ok {
+				set(k, v[fs:fe])
+			}
+			return fe, false, ok
 		})
+		if !ok {
+			typ, text, source = "", nil, nil
+			if ie, ok = jsontext.SkipValue(v, is); !ok {
+				return 0, false, false
+			}
+			it := v[is:ie]
+			eachField(it, 0, func(k []byte, vs, ve int) bool {
+				set(k, it[vs:ve])
+				return true
+			})
+		}
+		it := v[is:ie]
 		switch typ {
 		case "text":
 			// Decoded once the type is known: another type's block is
@@ -807,7 +827,7 @@ func claudeBlocks(v []byte, owned bool, kept *[]checkedImage) (blocks []retentio
 			if data == "" {
 				problems = append(problems, fmt.Sprintf("image block %d has no base64 data", i))
 				blocks = append(blocks, retention.Block{Type: retention.TypeImage, MimeType: mime})
-				return true
+				return ie, false, true
 			}
 			b, why, img := checkImage(mime, data)
 			if why != "" {
@@ -826,9 +846,9 @@ func claudeBlocks(v []byte, owned bool, kept *[]checkedImage) (blocks []retentio
 			}
 			blocks = append(blocks, b)
 		}
-		return true
+		return ie, false, true
 	})
-	if err != nil {
+	if !whole {
 		problems = append(problems, "content array is malformed")
 	}
 	return blocks, problems, imgs

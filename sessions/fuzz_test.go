@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"spillscope/internal/jsontext"
+	"spillscope/retention"
 )
 
 func lineSeeds(f *testing.F, extra ...string) {
@@ -330,6 +333,116 @@ func FuzzClaudeWalks(f *testing.F) {
 			if has != whas || !bytes.Equal(path, wpath) {
 				t.Fatalf("%q: walked %q %v, read %q %v", b, path, has, wpath, whas)
 			}
+		}
+	})
+}
+
+// claudeBlocksSkipping is claudeBlocks as it read a content array before
+// its blocks were walked once: each block skipped whole, then walked for
+// its members. FuzzClaudeBlocks holds the two equal.
+func claudeBlocksSkipping(v []byte, owned bool, kept *[]checkedImage) (blocks []retention.Block, problems []string, imgs []badImage) {
+	if len(v) == 0 || string(v) == "null" {
+		return nil, nil, nil
+	}
+	if v[0] == '"' {
+		s, ok := strIn(v, owned)
+		if !ok {
+			return nil, []string{"content string does not decode"}, nil
+		}
+		return []retention.Block{{Type: retention.TypeText, Text: s}}, nil, nil
+	}
+	if v[0] != '[' {
+		return nil, []string{"content is neither a string nor an array"}, nil
+	}
+	_, err := eachItem(v, 0, func(i, vs, ve int) bool {
+		it := v[vs:ve]
+		var typ string
+		var text, source []byte
+		eachField(it, 0, func(k []byte, vs, ve int) bool {
+			switch string(k) {
+			case "type":
+				typ, _ = str(it[vs:ve])
+			case "text":
+				text = it[vs:ve]
+			case "source":
+				source = it[vs:ve]
+			}
+			return true
+		})
+		switch typ {
+		case "text":
+			// Decoded once the type is known: another type's block is
+			// parsed from its raw bytes below, which must stay intact.
+			t, _ := strIn(text, owned)
+			blocks = append(blocks, retention.Block{Type: retention.TypeText, Text: t})
+		case "image":
+			var mime, data string
+			if source != nil {
+				eachField(source, 0, func(k []byte, vs, ve int) bool {
+					switch string(k) {
+					case "media_type":
+						mime, _ = str(source[vs:ve])
+					case "data":
+						data, _ = strIn(source[vs:ve], owned)
+					}
+					return true
+				})
+			}
+			if data == "" {
+				problems = append(problems, fmt.Sprintf("image block %d has no base64 data", i))
+				blocks = append(blocks, retention.Block{Type: retention.TypeImage, MimeType: mime})
+				return true
+			}
+			b, why, img := checkImage(mime, data)
+			if why != "" {
+				imgs = append(imgs, badImage{i, why})
+			}
+			if img.bp != nil {
+				img.block = len(blocks)
+				*kept = append(*kept, img)
+			}
+			blocks = append(blocks, b)
+		default:
+			b, err := retention.ParseBlock(json.RawMessage(it))
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("block %d: %v", i, err))
+				b = retention.Block{Type: "invalid", Raw: append(json.RawMessage(nil), it...)}
+			}
+			blocks = append(blocks, b)
+		}
+		return true
+	})
+	if err != nil {
+		problems = append(problems, "content array is malformed")
+	}
+	return blocks, problems, imgs
+}
+
+// FuzzClaudeBlocks: claudeBlocks reads any content as it read it before its array's blocks
+// were walked once (claudeBlocksSkipping), in place or not.
+func FuzzClaudeBlocks(f *testing.F) {
+	for _, s := range []string{`"x"`, `[{"type":"text","text":"a\"b"},{"type":"image","source":{"media_type":"image/png","data":"AAAA"}}]`,
+		`[{"type":"text","text":"a","type":"hologram"},"s",{"a" 1},{"type":"tool_reference","tool_name":"x"}]`,
+		`[{"type":"image","source":{"data":""}},{"type":"text"}]`, `[{"type":"text","text":"x"} {}]`, `{"a":1}`, `null`} {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	f.Fuzz(func(t *testing.T, in []byte, owned bool) {
+		if len(in) == 0 || jsontext.SkipSpace(in, 0) != 0 {
+			return
+		}
+		var keptA, keptB []checkedImage
+		a, pa, ia := claudeBlocks(bytes.Clone(in), owned, &keptA)
+		b, pb, ib := claudeBlocksSkipping(bytes.Clone(in), owned, &keptB)
+		if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(pa, pb) || !reflect.DeepEqual(ia, ib) || len(keptA) != len(keptB) {
+			t.Fatalf("%q: walked %+v %q %v (%d kept), skipped %+v %q %v (%d kept)", in, a, pa, ia, len(keptA), b, pb, ib, len(keptB))
+		}
+		for i := range keptA {
+			if keptA[i].block != keptB[i].block || !bytes.Equal(keptA[i].bytes, keptB[i].bytes) {
+				t.Fatalf("%q: kept image %d differs", in, i)
+			}
+			keptA[i].release()
+			keptB[i].release()
 		}
 	})
 }
