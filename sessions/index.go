@@ -833,7 +833,7 @@ func (d *DB) indexFileIn(ctx context.Context, b *writeBatch, c candidate, prev *
 		id := prev.id
 		src.KnownCalls = func() (map[string]string, error) { return d.callNames(ctx, id) }
 	}
-	p := &Parsed{}
+	p := &Parsed{Transient: true}
 	var extras []resultExtra
 	rules := map[[2]string]FileRule{}
 	p.OnResult = func(r *ToolResult) {

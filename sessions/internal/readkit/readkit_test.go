@@ -401,3 +401,29 @@ func TestLineReaderAtTruncatedFile(t *testing.T) {
 		}
 	}
 }
+
+// Under Reuse, long lines share one buffer (grown to the longest so far),
+// each whole and right when it is returned, and a line longer than
+// reuseMax still gets its own.
+func TestLineReaderAtReuse(t *testing.T) {
+	a, b := strings.Repeat("a", 3*bufferSize), strings.Repeat("b", 2*bufferSize)
+	huge := strings.Repeat("h", reuseMax+1)
+	in := a + "\n" + b + "\n" + huge + "\n" + a + "\n"
+	lr := NewLineReaderAt(strings.NewReader(in), 0, 1, int64(len(in)))
+	lr.Reuse()
+	defer lr.Release()
+	var starts []*byte
+	for i, want := range []string{a, b, huge, a} {
+		l, err := lr.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !l.Owned || string(l.Bytes) != want {
+			t.Fatalf("line %d: owned %v, %d bytes, want %d", i, l.Owned, len(l.Bytes), len(want))
+		}
+		starts = append(starts, &l.Bytes[0])
+	}
+	if starts[0] != starts[1] || starts[1] != starts[3] || starts[2] == starts[0] {
+		t.Errorf("buffers %p %p %p %p: want the long lines' shared, the huge line's its own", starts[0], starts[1], starts[2], starts[3])
+	}
+}
