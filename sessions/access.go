@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The file rule. Tool results are untrusted, and a spill notice is text in
@@ -59,7 +60,34 @@ type Location struct {
 // NewLocation builds a location under base, whose symlinks are resolved
 // here: base is trusted (configuration, the OS), what lies below it is not.
 func NewLocation(base, pattern string, shared bool) Location {
-	return Location{Base: realPath(base), Pattern: regexp.MustCompile(pattern), Shared: shared}
+	return Location{Base: realPath(base), Pattern: locationPattern(pattern), Shared: shared}
+}
+
+// locationPatterns holds compiled location patterns: a pass builds a
+// session's file rule for each of its files with a notice, and the
+// patterns repeat (the temp folders' for every session, a session's own
+// for each of its subagents' transcripts). A compiled regexp is safe to
+// share; the cache is emptied when it reaches locationPatternsMax.
+var locationPatterns struct {
+	sync.Mutex
+	m map[string]*regexp.Regexp
+}
+
+const locationPatternsMax = 1024
+
+// locationPattern is regexp.MustCompile(pattern), compiled once.
+func locationPattern(pattern string) *regexp.Regexp {
+	locationPatterns.Lock()
+	defer locationPatterns.Unlock()
+	if re, ok := locationPatterns.m[pattern]; ok {
+		return re
+	}
+	if len(locationPatterns.m) >= locationPatternsMax || locationPatterns.m == nil {
+		locationPatterns.m = map[string]*regexp.Regexp{}
+	}
+	re := regexp.MustCompile(pattern)
+	locationPatterns.m[pattern] = re
+	return re
 }
 
 // SessionLocation is a location inside a session root: dir is a folder the
@@ -79,7 +107,7 @@ func SessionLocation(root, dir, pattern string) (Location, bool) {
 	if rel != "." {
 		prefix = regexp.QuoteMeta(filepath.ToSlash(rel)) + "/"
 	}
-	return Location{Base: realPath(root), Pattern: regexp.MustCompile("^" + prefix + strings.TrimPrefix(pattern, "^"))}, true
+	return Location{Base: realPath(root), Pattern: locationPattern("^" + prefix + strings.TrimPrefix(pattern, "^"))}, true
 }
 
 // RootLocations is a shape allowed at any depth under every configured

@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -386,5 +387,23 @@ func TestNormalizeRoot(t *testing.T) {
 				t.Errorf("got %q, %v; want %q", got, err, tt.want)
 			}
 		})
+	}
+}
+
+// A location pattern is compiled once and shared, and the cache of them
+// stays bounded.
+func TestLocationPatternCache(t *testing.T) {
+	a, b := locationPattern(`^x/[0-9]+\.txt$`), locationPattern(`^x/[0-9]+\.txt$`)
+	if a != b || !a.MatchString("x/12.txt") || a.MatchString("x/y.txt") {
+		t.Fatalf("pattern %v %v", a, b)
+	}
+	for i := range locationPatternsMax + 10 {
+		locationPattern(fmt.Sprintf("^p%d$", i))
+	}
+	locationPatterns.Lock()
+	n := len(locationPatterns.m)
+	locationPatterns.Unlock()
+	if n > locationPatternsMax {
+		t.Fatalf("%d patterns cached, at most %d", n, locationPatternsMax)
 	}
 }

@@ -164,7 +164,7 @@ func (w *fileWriter) events(p *Parsed, _ []resultExtra) error {
 // cuts records the harnesses' own truncations and the originals the logs
 // keep, on the results the results step stored (by their natural keys).
 func (w *fileWriter) cuts(p *Parsed, _ []resultExtra) error {
-	if w.mode == ReadAll {
+	if w.clearsStored() {
 		if _, err := w.tx.ExecContext(w.ctx, `UPDATE tool_results SET cut_by = NULL, cut_tokens = NULL, cut_lines = NULL,
   orig_offset = NULL, orig_length = NULL, orig_line = NULL, orig_key = NULL
 WHERE file_id = ? AND (cut_by IS NOT NULL OR orig_offset IS NOT NULL)`, w.fileID); err != nil {

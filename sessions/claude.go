@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 
+	"spillscope/internal/jsontext"
 	"spillscope/retention"
 )
 
@@ -224,6 +225,10 @@ type ClaudeReader struct {
 	// custom is set once a custom-title line was read: a name the user gave
 	// wins over the one the harness generated.
 	custom bool
+	// items and uses are ReadLine's scratch for a message's content
+	// elements.
+	items []claudeItem
+	uses  []claudeUse
 }
 
 // claudeLine is what ReadLine takes from a line's top level.
@@ -233,19 +238,272 @@ type claudeLine struct {
 	title                   string
 	msg, tur, compact, err  []byte
 	summary, apiError       bool
+	// A user line's message and toolUseResult walked where the line's walk
+	// met them (walkUserMessage, walkToolUseResult), so their large texts
+	// are not skipped whole and walked again; when a walk could not vouch
+	// for a value, its flag is false and user reads the raw value as before.
+	walkedMsg, walkedTur bool
+	items                []claudeItem
+	persisted            []byte
+	hasPersisted         bool
+	// An assistant line's message walked likewise (walkAssistantMessage).
+	reply claudeReply
+}
+
+// claudeReply is what assistant reads of an assistant message: its members
+// (the last of each name), and the tool_use elements of its content when
+// walked where the line's walk met it (walked).
+type claudeReply struct {
+	id, model      string
+	content, usage []byte
+	uses           []claudeUse
+	walked         bool
+}
+
+// set takes one member of an assistant message.
+func (m *claudeReply) set(k, v []byte) {
+	switch string(k) {
+	case "id":
+		m.id, _ = str(v)
+	case "model":
+		m.model, _ = str(v)
+	case "content":
+		m.content = v
+	case "usage":
+		m.usage = v
+	}
+}
+
+// claudeUse is a tool_use element of an assistant message's content.
+type claudeUse struct{ id, name string }
+
+// claudeUseOf reads a content element: ok for a tool_use (the first type
+// member says so, as field finds it), with its id and name (the last of
+// each; a malformed element keeps the members before the fault).
+func claudeUseOf(it []byte) (u claudeUse, ok bool) {
+	if t, _ := field(it, "type"); string(t) != `"tool_use"` {
+		return u, false
+	}
+	eachField(it, 0, func(k []byte, vs, ve int) bool {
+		switch string(k) {
+		case "id":
+			u.id, _ = str(it[vs:ve])
+		case "name":
+			u.name, _ = str(it[vs:ve])
+		}
+		return true
+	})
+	return u, true
+}
+
+// walkAssistantMessage walks an assistant line's message starting at b[vs]
+// down to its content's tool_use elements in one pass, as
+// walkUserMessage does for a user message: m is what assistant would read
+// walking the skipped message again (claudeReply.set, eachItem,
+// claudeUseOf), with m.walked false where the walk could not vouch for
+// every level.
+func walkAssistantMessage(b []byte, vs int, uses []claudeUse) (ve int, m claudeReply, ok bool) {
+	m.uses = uses[:0]
+	end, _, whole := jsontext.WalkMembers(b, vs, func(k []byte, ms int) (int, bool, bool) {
+		if string(k) != "content" || ms >= len(b) || b[ms] != '[' {
+			e, ok := jsontext.SkipValue(b, ms)
+			if ok {
+				m.set(k, b[ms:e])
+			}
+			return e, false, ok
+		}
+		// The last content is the one read.
+		m.uses = m.uses[:0]
+		e, _, ok := jsontext.WalkElements(b, ms, func(_, is int) (int, bool, bool) {
+			var typ, id, name []byte
+			typed := false
+			e, _, ok := jsontext.WalkMembers(b, is, func(k []byte, fs int) (int, bool, bool) {
+				fe, ok := jsontext.SkipValue(b, fs)
+				if ok {
+					switch string(k) {
+					case "type":
+						if !typed {
+							typ, typed = b[fs:fe], true
+						}
+					case "id":
+						id = b[fs:fe]
+					case "name":
+						name = b[fs:fe]
+					}
+				}
+				return fe, false, ok
+			})
+			if ok && string(typ) == `"tool_use"` {
+				var u claudeUse
+				u.id, _ = str(id)
+				u.name, _ = str(name)
+				m.uses = append(m.uses, u)
+			}
+			return e, false, ok
+		})
+		if ok {
+			m.content = b[ms:e]
+		}
+		return e, false, ok
+	})
+	if whole {
+		m.walked = true
+		return end, m, true
+	}
+	ve, ok = jsontext.SkipValue(b, vs)
+	return ve, claudeReply{uses: m.uses[:0]}, ok
+}
+
+// claudeItem is one element of a user message's content: the members a
+// tool_result is read from (the last of each name, as encoding/json keeps).
+type claudeItem struct {
+	idx         int
+	typ, callID string
+	inner       []byte
+	isErr       bool
+}
+
+// set takes one member of a content element.
+func (it *claudeItem) set(k, v []byte) {
+	switch string(k) {
+	case "type":
+		it.typ, _ = str(v)
+	case "tool_use_id":
+		it.callID, _ = str(v)
+	case "content":
+		it.inner = v
+	case "is_error":
+		it.isErr = isTrue(v)
+	}
+}
+
+// claudeItemOf reads one content element; a malformed one keeps the
+// members before the fault.
+func claudeItemOf(it []byte, idx int) claudeItem {
+	c := claudeItem{idx: idx}
+	eachField(it, 0, func(k []byte, vs, ve int) bool {
+		c.set(k, it[vs:ve])
+		return true
+	})
+	return c
+}
+
+// walkUserMessage walks a user line's message starting at b[vs] down to its
+// content's elements in one pass, appending them to items: what user would
+// find walking the skipped message again (field, eachItem, claudeItemOf),
+// since it vouches only for a message whose every level it walked whole.
+// walked is false where it could not (the caller then skips the value as
+// before and user walks it); ve is the value's end either way, ok false
+// where even skipping fails.
+func walkUserMessage(b []byte, vs int, items []claudeItem) (ve int, out []claudeItem, walked, ok bool) {
+	n := len(items)
+	content := false
+	end, _, whole := jsontext.WalkMembers(b, vs, func(k []byte, ms int) (int, bool, bool) {
+		if content || string(k) != "content" || ms >= len(b) || b[ms] != '[' {
+			if string(k) == "content" {
+				// user reads the first content only.
+				content = true
+			}
+			e, ok := jsontext.SkipValue(b, ms)
+			return e, false, ok
+		}
+		content = true
+		e, _, ok := jsontext.WalkElements(b, ms, func(idx, is int) (int, bool, bool) {
+			it := claudeItem{idx: idx}
+			e, _, ok := jsontext.WalkMembers(b, is, func(k []byte, fs int) (int, bool, bool) {
+				fe, ok := jsontext.SkipValue(b, fs)
+				if ok {
+					it.set(k, b[fs:fe])
+				}
+				return fe, false, ok
+			})
+			items = append(items, it)
+			return e, false, ok
+		})
+		return e, false, ok
+	})
+	if whole {
+		return end, items, true, true
+	}
+	clear(items[n:])
+	ve, ok = jsontext.SkipValue(b, vs)
+	return ve, items[:n], false, ok
+}
+
+// walkToolUseResult walks a toolUseResult starting at b[vs] for its
+// top-level persistedOutputPath (the first, as field finds it), as
+// walkUserMessage does for the message.
+func walkToolUseResult(b []byte, vs int) (ve int, path []byte, has, walked, ok bool) {
+	if vs < len(b) && b[vs] == '{' {
+		end, _, whole := jsontext.WalkMembers(b, vs, func(k []byte, ms int) (int, bool, bool) {
+			e, ok := jsontext.SkipValue(b, ms)
+			if ok && !has && string(k) == "persistedOutputPath" {
+				path, has = b[ms:e], true
+			}
+			return e, false, ok
+		})
+		if whole {
+			return end, path, has, true, true
+		}
+		ve, ok = jsontext.SkipValue(b, vs)
+		return ve, nil, false, false, ok
+	}
+	// Not an object: field finds nothing in it.
+	ve, ok = jsontext.SkipValue(b, vs)
+	return ve, nil, false, true, ok
 }
 
 // ReadLine reads one line into p. Bad lines become diagnostics.
 func (c *ClaudeReader) ReadLine(l Line, p *Parsed) {
 	b := l.Bytes
-	var x claudeLine
-	ok := scanLine(l, p, claudeTypes, &x.typ, func(k []byte, vs, ve int) bool {
+	x := claudeLine{items: c.items[:0]}
+	defer func() {
+		// The scratch must not keep this line's bytes alive.
+		clear(x.items)
+		c.items = x.items[:0]
+	}()
+	ok := walkLine(l, p, claudeTypes, &x.typ, func(k []byte, vs int) (int, bool, bool) {
+		switch string(k) {
+		case "message":
+			if x.typ == "user" {
+				clear(x.items)
+				ve, items, walked, ok := walkUserMessage(b, vs, x.items[:0])
+				x.items = items
+				if !ok {
+					return 0, false, false
+				}
+				x.msg, x.walkedMsg = b[vs:ve], walked
+				return ve, false, true
+			}
+			x.walkedMsg = false
+			if x.typ == "assistant" {
+				ve, reply, ok := walkAssistantMessage(b, vs, c.uses)
+				c.uses = reply.uses[:0]
+				if !ok {
+					return 0, false, false
+				}
+				x.msg, x.reply = b[vs:ve], reply
+				return ve, false, true
+			}
+			x.reply.walked = false
+		case "toolUseResult":
+			ve, path, has, walked, ok := walkToolUseResult(b, vs)
+			if !ok {
+				return 0, false, false
+			}
+			x.tur, x.persisted, x.hasPersisted, x.walkedTur = b[vs:ve], path, has, walked
+			return ve, false, true
+		}
+		ve, ok := jsontext.SkipValue(b, vs)
+		if !ok {
+			return 0, false, false
+		}
 		v := b[vs:ve]
 		switch string(k) {
 		case "type":
 			x.typ, _ = str(v)
 			if claudeSkip[x.typ] {
-				return false
+				return ve, true, true
 			}
 		case "subtype":
 			x.subtype, _ = str(v)
@@ -261,8 +519,6 @@ func (c *ClaudeReader) ReadLine(l Line, p *Parsed) {
 			x.reqID, _ = str(v)
 		case "message":
 			x.msg = v
-		case "toolUseResult":
-			x.tur = v
 		case "compactMetadata":
 			x.compact = v
 		case "isCompactSummary":
@@ -272,7 +528,7 @@ func (c *ClaudeReader) ReadLine(l Line, p *Parsed) {
 		case "customTitle", "aiTitle":
 			x.title, _ = str(v)
 		}
-		return true
+		return ve, false, true
 	})
 	if !ok || claudeSkip[x.typ] {
 		return
@@ -323,7 +579,7 @@ func (c *ClaudeReader) ReadLine(l Line, p *Parsed) {
 			// first user message after its boundary.
 			p.CloseCompaction(Compaction{Kind: CompactionClaude, At: x.ts, Line: l.Number})
 		}
-		c.user(l, x.msg, x.ts, x.tur, p)
+		c.user(l, &x, p)
 	}
 }
 
@@ -361,26 +617,19 @@ func (c *ClaudeReader) system(l Line, x claudeLine, p *Parsed) {
 }
 
 func (c *ClaudeReader) assistant(l Line, x claudeLine, p *Parsed) {
-	msg := x.msg
-	var id, model string
-	var content, usage []byte
-	_, _, err := eachField(msg, 0, func(k []byte, vs, ve int) bool {
-		switch string(k) {
-		case "id":
-			id, _ = str(msg[vs:ve])
-		case "model":
-			model, _ = str(msg[vs:ve])
-		case "content":
-			content = msg[vs:ve]
-		case "usage":
-			usage = msg[vs:ve]
+	m := x.reply
+	if !m.walked {
+		m = claudeReply{}
+		msg := x.msg
+		if _, _, err := eachField(msg, 0, func(k []byte, vs, ve int) bool {
+			m.set(k, msg[vs:ve])
+			return true
+		}); err != nil {
+			p.badShape(l.Number, "message", "object")
+			return
 		}
-		return true
-	})
-	if err != nil {
-		p.badShape(l.Number, "message", "object")
-		return
 	}
+	id, model, content, usage := m.id, m.model, m.content, m.usage
 	// A <synthetic> line is the harness's stand-in for a failed request
 	// (isApiErrorMessage, all-zero usage): no model was called, so it
 	// neither names the session's model (nor its route) nor counts as a
@@ -390,25 +639,19 @@ func (c *ClaudeReader) assistant(l Line, x claudeLine, p *Parsed) {
 		p.Session.Model = model
 	}
 	if len(content) > 0 && content[0] == '[' {
-		_, err := eachItem(content, 0, func(_, vs, ve int) bool {
-			it := content[vs:ve]
-			if t, _ := field(it, "type"); string(t) != `"tool_use"` {
-				return true
-			}
-			var tid, name string
-			eachField(it, 0, func(k []byte, vs, ve int) bool {
-				switch string(k) {
-				case "id":
-					tid, _ = str(it[vs:ve])
-				case "name":
-					name, _ = str(it[vs:ve])
+		uses, err := m.uses, error(nil)
+		if !m.walked {
+			_, err = eachItem(content, 0, func(_, vs, ve int) bool {
+				if u, ok := claudeUseOf(content[vs:ve]); ok {
+					uses = append(uses, u)
 				}
 				return true
 			})
-			c.Names[tid] = name
-			p.AddCall(tid, name)
-			return true
-		})
+		}
+		for _, u := range uses {
+			c.Names[u.id] = u.name
+			p.AddCall(u.id, u.name)
+		}
 		if err != nil {
 			p.badShape(l.Number, "message.content", "array")
 		}
@@ -440,59 +683,56 @@ func (c *ClaudeReader) assistant(l Line, x claudeLine, p *Parsed) {
 	p.AddModelCall(mc)
 }
 
-func (c *ClaudeReader) user(l Line, msg []byte, ts string, tur []byte, p *Parsed) {
-	content, ok := field(msg, "content")
-	if !ok || len(content) == 0 || content[0] != '[' {
-		return
-	}
-	var found []ToolResult
-	_, err := eachItem(content, 0, func(idx, vs, ve int) bool {
-		it := content[vs:ve]
-		var typ, callID string
-		var inner []byte
-		var isErr bool
-		eachField(it, 0, func(k []byte, vs, ve int) bool {
-			v := it[vs:ve]
-			switch string(k) {
-			case "type":
-				typ, _ = str(v)
-			case "tool_use_id":
-				callID, _ = str(v)
-			case "content":
-				inner = v
-			case "is_error":
-				isErr = isTrue(v)
-			}
+func (c *ClaudeReader) user(l Line, x *claudeLine, p *Parsed) {
+	items := x.items
+	var err error
+	if !x.walkedMsg {
+		clear(items)
+		items = items[:0]
+		content, ok := field(x.msg, "content")
+		if !ok || len(content) == 0 || content[0] != '[' {
+			return
+		}
+		_, err = eachItem(content, 0, func(idx, vs, ve int) bool {
+			items = append(items, claudeItemOf(content[vs:ve], idx))
 			return true
 		})
-		if typ != "tool_result" {
-			return true
+		x.items = items
+	}
+	var found []ToolResult
+	for _, it := range items {
+		if it.typ != "tool_result" {
+			continue
 		}
 		r := ToolResult{
-			CallID: callID, ToolName: c.Names[callID], Time: ts, IsError: isErr,
-			Locator: Locator{Offset: l.Offset, Length: l.Length, Index: idx}, Line: l.Number,
+			CallID: it.callID, ToolName: c.Names[it.callID], Time: x.ts, IsError: it.isErr,
+			Locator: Locator{Offset: l.Offset, Length: l.Length, Index: it.idx}, Line: l.Number,
 		}
-		blocks, bad, imgs := claudeBlocks(inner, l.Owned, &r.checked)
+		blocks, bad, imgs := claudeBlocks(it.inner, l.Owned, &r.checked)
 		r.Blocks = blocks
-		resultProblems(p, l.Number, callID, bad)
-		badImages(p, l.Number, callID, imgs)
+		resultProblems(p, l.Number, it.callID, bad)
+		badImages(p, l.Number, it.callID, imgs)
 		for _, b := range blocks {
 			if !claudeBlockTypes[b.Type] && !strings.HasPrefix(b.Type, "invalid") {
 				p.SkipField(l.Number, "tool_result block type", b.Type)
 			}
 		}
 		found = append(found, r)
-		return true
-	})
+	}
 	if err != nil {
 		p.badShape(l.Number, "message.content", "array")
 	}
 	// Newer versions also name the spill file in toolUseResult; a line
 	// carries one toolUseResult, so it can only be tied to a lone result.
-	if len(found) == 1 && bytes.Contains(tur, []byte(`"persistedOutputPath"`)) {
-		summarize(&found[0])
-		if found[0].Notice == nil {
-			if v, ok := field(tur, "persistedOutputPath"); ok {
+	if len(found) == 1 {
+		v, ok := x.persisted, x.hasPersisted
+		if !x.walkedTur && bytes.Contains(x.tur, []byte(`"persistedOutputPath"`)) {
+			v, ok = field(x.tur, "persistedOutputPath")
+		}
+		if ok {
+			// The text's own notice wins (AddResult's summarize keeps it).
+			summarize(&found[0])
+			if found[0].Notice == nil {
 				if path, _ := str(v); path != "" {
 					found[0].Notice = &SpillNotice{Kind: NoticeClaudePersisted, Path: path}
 				}
@@ -530,21 +770,41 @@ func claudeBlocks(v []byte, owned bool, kept *[]checkedImage) (blocks []retentio
 	if v[0] != '[' {
 		return nil, []string{"content is neither a string nor an array"}, nil
 	}
-	_, err := eachItem(v, 0, func(i, vs, ve int) bool {
-		it := v[vs:ve]
+	_, _, whole := jsontext.WalkElements(v, 0, func(i, is int) (int, bool, bool) {
 		var typ string
 		var text, source []byte
-		eachField(it, 0, func(k []byte, vs, ve int) bool {
+		set := func(k, val []byte) {
 			switch string(k) {
 			case "type":
-				typ, _ = str(it[vs:ve])
+				typ, _ = str(val)
 			case "text":
-				text = it[vs:ve]
+				text = val
 			case "source":
-				source = it[vs:ve]
+				source = val
 			}
-			return true
+		}
+		// The block's members are taken as its walk meets them, the block
+		// walked once; one that walk cannot follow is skipped whole and
+		// read up to its fault, as before.
+		ie, _, ok := jsontext.WalkMembers(v, is, func(k []byte, fs int) (int, bool, bool) {
+			fe, ok := jsontext.SkipValue(v, fs)
+			if ok {
+				set(k, v[fs:fe])
+			}
+			return fe, false, ok
 		})
+		if !ok {
+			typ, text, source = "", nil, nil
+			if ie, ok = jsontext.SkipValue(v, is); !ok {
+				return 0, false, false
+			}
+			it := v[is:ie]
+			eachField(it, 0, func(k []byte, vs, ve int) bool {
+				set(k, it[vs:ve])
+				return true
+			})
+		}
+		it := v[is:ie]
 		switch typ {
 		case "text":
 			// Decoded once the type is known: another type's block is
@@ -567,7 +827,7 @@ func claudeBlocks(v []byte, owned bool, kept *[]checkedImage) (blocks []retentio
 			if data == "" {
 				problems = append(problems, fmt.Sprintf("image block %d has no base64 data", i))
 				blocks = append(blocks, retention.Block{Type: retention.TypeImage, MimeType: mime})
-				return true
+				return ie, false, true
 			}
 			b, why, img := checkImage(mime, data)
 			if why != "" {
@@ -586,9 +846,9 @@ func claudeBlocks(v []byte, owned bool, kept *[]checkedImage) (blocks []retentio
 			}
 			blocks = append(blocks, b)
 		}
-		return true
+		return ie, false, true
 	})
-	if err != nil {
+	if !whole {
 		problems = append(problems, "content array is malformed")
 	}
 	return blocks, problems, imgs

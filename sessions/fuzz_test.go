@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"spillscope/internal/jsontext"
+	"spillscope/retention"
 )
 
 func lineSeeds(f *testing.F, extra ...string) {
@@ -228,6 +233,216 @@ func FuzzDetect(f *testing.F) {
 		}
 		if h == HarnessClaude && !strings.Contains(string(data), `"type"`) {
 			t.Fatalf("claimed as Claude without a type: %q", data)
+		}
+	})
+}
+
+// A user or assistant message and a toolUseResult walked where the line's
+// walk meets them (walkUserMessage, walkAssistantMessage,
+// walkToolUseResult) give what reading the skipped value again gives
+// (field, eachField, eachItem, claudeItemOf, claudeUseOf), and end where
+// SkipValue ends, on any input.
+func FuzzClaudeWalks(f *testing.F) {
+	for _, s := range []string{
+		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a\"b","is_error":true}]}`,
+		`{"content":"plain","content":[{"type":"tool_result"}]}`,
+		`{"content":[{"type":"text","type":"tool_result","content":[{"type":"text","text":"x"}]},"s",{"a" 1}]}`,
+		`{"content":[{"type":"tool_result"}],"x":{"a" 1}}`,
+		`{"persistedOutputPath":"/tmp/a.txt","persistedOutputPath":"/b","stdout":"\"persistedOutputPath\""}`,
+		`{"file":{"persistedOutputPath":"/x"}}`, `"\"persistedOutputPath\""`, `[1,2]`,
+		`{"id":"m","model":"x","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"c":"a\"b"}},{"type":"text","text":"t"}],"usage":{"input_tokens":1}}`,
+		`{"content":[{"type":"text","type":"tool_use","id":"a","id":"b"}],"content":"s"}`, `{"content":["s"]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) == 0 || jsontext.SkipSpace(b, 0) != 0 {
+			// A member's value starts past the whitespace before it.
+			return
+		}
+		se, sok := jsontext.SkipValue(b, 0)
+		ve, items, walked, ok := walkUserMessage(b, 0, nil)
+		if ok != sok || (ok && ve != se) {
+			t.Fatalf("walkUserMessage(%q) ended at %d (%v), SkipValue at %d (%v)", b, ve, ok, se, sok)
+		}
+		if ok && walked {
+			var want []claudeItem
+			if content, fok := field(b[:ve], "content"); fok && len(content) > 0 && content[0] == '[' {
+				if _, err := eachItem(content, 0, func(idx, vs, ve int) bool {
+					want = append(want, claudeItemOf(content[vs:ve], idx))
+					return true
+				}); err != nil {
+					t.Fatalf("walked %q whole, eachItem: %v", b, err)
+				}
+			}
+			if len(items) != len(want) {
+				t.Fatalf("%q: walked %d items, read %d", b, len(items), len(want))
+			}
+			for i := range want {
+				g, w := items[i], want[i]
+				if g.idx != w.idx || g.typ != w.typ || g.callID != w.callID || g.isErr != w.isErr || !bytes.Equal(g.inner, w.inner) ||
+					(len(w.inner) > 0 && &g.inner[0] != &w.inner[0]) {
+					t.Fatalf("%q item %d: walked %+v, read %+v", b, i, g, w)
+				}
+			}
+		}
+		ave, m, ok := walkAssistantMessage(b, 0, nil)
+		if ok != sok || (ok && ave != se) {
+			t.Fatalf("walkAssistantMessage(%q) ended at %d (%v), SkipValue at %d (%v)", b, ave, ok, se, sok)
+		}
+		if ok && m.walked {
+			var w claudeReply
+			if _, _, err := eachField(b[:ave], 0, func(k []byte, vs, ve int) bool {
+				w.set(k, b[vs:ve])
+				return true
+			}); err != nil {
+				t.Fatalf("walked %q whole, eachField: %v", b, err)
+			}
+			if m.id != w.id || m.model != w.model || !bytes.Equal(m.content, w.content) || !bytes.Equal(m.usage, w.usage) {
+				t.Fatalf("%q: walked %+v, read %+v", b, m, w)
+			}
+			if len(w.content) > 0 && w.content[0] == '[' {
+				if _, err := eachItem(w.content, 0, func(_, vs, ve int) bool {
+					if u, ok := claudeUseOf(w.content[vs:ve]); ok {
+						w.uses = append(w.uses, u)
+					}
+					return true
+				}); err != nil {
+					t.Fatalf("walked %q whole, eachItem: %v", b, err)
+				}
+				if len(m.uses) != len(w.uses) {
+					t.Fatalf("%q: walked %v, read %v", b, m.uses, w.uses)
+				}
+				for i := range w.uses {
+					if m.uses[i] != w.uses[i] {
+						t.Fatalf("%q: walked %v, read %v", b, m.uses, w.uses)
+					}
+				}
+			}
+		}
+		ve, path, has, walked, ok := walkToolUseResult(b, 0)
+		if ok != sok || (ok && ve != se) {
+			t.Fatalf("walkToolUseResult(%q) ended at %d (%v), SkipValue at %d (%v)", b, ve, ok, se, sok)
+		}
+		if ok && walked {
+			var wpath []byte
+			var whas bool
+			if bytes.Contains(b[:ve], []byte(`"persistedOutputPath"`)) {
+				wpath, whas = field(b[:ve], "persistedOutputPath")
+			}
+			if has != whas || !bytes.Equal(path, wpath) {
+				t.Fatalf("%q: walked %q %v, read %q %v", b, path, has, wpath, whas)
+			}
+		}
+	})
+}
+
+// claudeBlocksSkipping is claudeBlocks as it read a content array before
+// its blocks were walked once: each block skipped whole, then walked for
+// its members. FuzzClaudeBlocks holds the two equal.
+func claudeBlocksSkipping(v []byte, owned bool, kept *[]checkedImage) (blocks []retention.Block, problems []string, imgs []badImage) {
+	if len(v) == 0 || string(v) == "null" {
+		return nil, nil, nil
+	}
+	if v[0] == '"' {
+		s, ok := strIn(v, owned)
+		if !ok {
+			return nil, []string{"content string does not decode"}, nil
+		}
+		return []retention.Block{{Type: retention.TypeText, Text: s}}, nil, nil
+	}
+	if v[0] != '[' {
+		return nil, []string{"content is neither a string nor an array"}, nil
+	}
+	_, err := eachItem(v, 0, func(i, vs, ve int) bool {
+		it := v[vs:ve]
+		var typ string
+		var text, source []byte
+		eachField(it, 0, func(k []byte, vs, ve int) bool {
+			switch string(k) {
+			case "type":
+				typ, _ = str(it[vs:ve])
+			case "text":
+				text = it[vs:ve]
+			case "source":
+				source = it[vs:ve]
+			}
+			return true
+		})
+		switch typ {
+		case "text":
+			// Decoded once the type is known: another type's block is
+			// parsed from its raw bytes below, which must stay intact.
+			t, _ := strIn(text, owned)
+			blocks = append(blocks, retention.Block{Type: retention.TypeText, Text: t})
+		case "image":
+			var mime, data string
+			if source != nil {
+				eachField(source, 0, func(k []byte, vs, ve int) bool {
+					switch string(k) {
+					case "media_type":
+						mime, _ = str(source[vs:ve])
+					case "data":
+						data, _ = strIn(source[vs:ve], owned)
+					}
+					return true
+				})
+			}
+			if data == "" {
+				problems = append(problems, fmt.Sprintf("image block %d has no base64 data", i))
+				blocks = append(blocks, retention.Block{Type: retention.TypeImage, MimeType: mime})
+				return true
+			}
+			b, why, img := checkImage(mime, data)
+			if why != "" {
+				imgs = append(imgs, badImage{i, why})
+			}
+			if img.bp != nil {
+				img.block = len(blocks)
+				*kept = append(*kept, img)
+			}
+			blocks = append(blocks, b)
+		default:
+			b, err := retention.ParseBlock(json.RawMessage(it))
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("block %d: %v", i, err))
+				b = retention.Block{Type: "invalid", Raw: append(json.RawMessage(nil), it...)}
+			}
+			blocks = append(blocks, b)
+		}
+		return true
+	})
+	if err != nil {
+		problems = append(problems, "content array is malformed")
+	}
+	return blocks, problems, imgs
+}
+
+// FuzzClaudeBlocks: claudeBlocks reads any content as it read it before its array's blocks
+// were walked once (claudeBlocksSkipping), in place or not.
+func FuzzClaudeBlocks(f *testing.F) {
+	for _, s := range []string{`"x"`, `[{"type":"text","text":"a\"b"},{"type":"image","source":{"media_type":"image/png","data":"AAAA"}}]`,
+		`[{"type":"text","text":"a","type":"hologram"},"s",{"a" 1},{"type":"tool_reference","tool_name":"x"}]`,
+		`[{"type":"image","source":{"data":""}},{"type":"text"}]`, `[{"type":"text","text":"x"} {}]`, `{"a":1}`, `null`} {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	f.Fuzz(func(t *testing.T, in []byte, owned bool) {
+		if len(in) == 0 || jsontext.SkipSpace(in, 0) != 0 {
+			return
+		}
+		var keptA, keptB []checkedImage
+		a, pa, ia := claudeBlocks(bytes.Clone(in), owned, &keptA)
+		b, pb, ib := claudeBlocksSkipping(bytes.Clone(in), owned, &keptB)
+		if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(pa, pb) || !reflect.DeepEqual(ia, ib) || len(keptA) != len(keptB) {
+			t.Fatalf("%q: walked %+v %q %v (%d kept), skipped %+v %q %v (%d kept)", in, a, pa, ia, len(keptA), b, pb, ib, len(keptB))
+		}
+		for i := range keptA {
+			if keptA[i].block != keptB[i].block || !bytes.Equal(keptA[i].bytes, keptB[i].bytes) {
+				t.Fatalf("%q: kept image %d differs", in, i)
+			}
+			keptA[i].release()
+			keptB[i].release()
 		}
 	})
 }

@@ -186,6 +186,22 @@ type Probe struct {
 	Path, Rel string
 	read      bool
 	lines     [][]byte
+	// buf holds lines, from probeBuffers until release.
+	buf *[probeBytes]byte
+}
+
+// probeBuffers are the probes' read buffers: a pass detects thousands of
+// files, one at a time.
+var probeBuffers = sync.Pool{New: func() any { return new([probeBytes]byte) }}
+
+// release hands the probe's read buffer back once detection is done with
+// it; its lines are unusable afterwards.
+func (p *Probe) release() {
+	if p.buf != nil {
+		p.lines = nil
+		probeBuffers.Put(p.buf)
+		p.buf = nil
+	}
 }
 
 // probeBytes bounds what detection reads of a file: the first records of
@@ -207,7 +223,8 @@ func (p *Probe) Lines() [][]byte {
 		return nil
 	}
 	defer f.Close()
-	buf := make([]byte, probeBytes)
+	p.buf = probeBuffers.Get().(*[probeBytes]byte)
+	buf := p.buf[:]
 	n, _ := io.ReadFull(f, buf)
 	rest := buf[:n]
 	for len(rest) > 0 && len(p.lines) < probeLines {

@@ -292,7 +292,9 @@ func (d *DB) candidateFor(path, root string, fi fs.FileInfo, prev map[string]fil
 		return c, false
 	}
 	rel, _ := filepath.Rel(root, path)
-	c.harness = detect(&Probe{Path: path, Rel: filepath.ToSlash(rel)})
+	probe := &Probe{Path: path, Rel: filepath.ToSlash(rel)}
+	c.harness = detect(probe)
+	probe.release()
 	if c.harness == "" {
 		d.markUnclaimed(path, c.size, c.mtime)
 		return c, false
@@ -831,7 +833,7 @@ func (d *DB) indexFileIn(ctx context.Context, b *writeBatch, c candidate, prev *
 		id := prev.id
 		src.KnownCalls = func() (map[string]string, error) { return d.callNames(ctx, id) }
 	}
-	p := &Parsed{}
+	p := &Parsed{Transient: true}
 	var extras []resultExtra
 	rules := map[[2]string]FileRule{}
 	p.OnResult = func(r *ToolResult) {
@@ -1208,23 +1210,8 @@ type storedSession struct {
 // by their harness session id. A session seen before whose route changed
 // has its token counts redone.
 func (w *fileWriter) sessions(p *Parsed, _ []resultExtra) error {
-	rows, err := w.tx.QueryContext(w.ctx, `SELECT id, session_id, agent_id, project, cwd, model, route, started_at, ended_at,
-  title, transcript_kind, agent_type, agent_description FROM sessions WHERE file_id = ? ORDER BY id`, w.fileID)
+	stored, err := w.storedSessions()
 	if err != nil {
-		return err
-	}
-	var stored []storedSession
-	for rows.Next() {
-		var s storedSession
-		if err := rows.Scan(&s.row, &s.ID, &s.AgentID, &s.Project, &s.Cwd, &s.Model, &s.Route, &s.Started, &s.Ended,
-			&s.Title, &s.Kind, &s.AgentType, &s.AgentDescription); err != nil {
-			rows.Close()
-			return err
-		}
-		stored = append(stored, s)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	w.byID, w.used, w.routes = map[string]int64{}, map[int64]bool{}, map[int64]string{}
@@ -1282,6 +1269,31 @@ func (w *fileWriter) sessions(p *Parsed, _ []resultExtra) error {
 		}
 	}
 	return nil
+}
+
+// storedSessions are the session rows an earlier pass made of the file,
+// by row: none for a file new to the index.
+func (w *fileWriter) storedSessions() ([]storedSession, error) {
+	if w.fresh {
+		return nil, nil
+	}
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT id, session_id, agent_id, project, cwd, model, route, started_at, ended_at,
+  title, transcript_kind, agent_type, agent_description FROM sessions WHERE file_id = ? ORDER BY id`, w.fileID)
+	if err != nil {
+		return nil, err
+	}
+	var stored []storedSession
+	for rows.Next() {
+		var s storedSession
+		if err := rows.Scan(&s.row, &s.ID, &s.AgentID, &s.Project, &s.Cwd, &s.Model, &s.Route, &s.Started, &s.Ended,
+			&s.Title, &s.Kind, &s.AgentType, &s.AgentDescription); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		stored = append(stored, s)
+	}
+	rows.Close()
+	return stored, rows.Err()
 }
 
 func (w *fileWriter) upsertSession(old *storedSession, s SessionInfo) (int64, SessionInfo, error) {
@@ -1573,14 +1585,19 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...
 // diagnostics replaces a wholly re-read source's diagnostics; a resumed
 // pass adds its own, folding counts into the row of the same kind.
 func (w *fileWriter) diagnostics(p *Parsed, _ []resultExtra) error {
-	if w.clearsStored() {
+	switch {
+	case w.fresh:
+		// A file new to the index has nothing stored to replace.
+	case w.clearsStored():
 		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM diagnostics WHERE file_id = ?`, w.fileID); err != nil {
 			return fmt.Errorf("diagnostics: %w", err)
 		}
-	} else if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM diagnostics WHERE file_id = ? AND code = ?`, w.fileID, DiagTornTail); err != nil {
+	default:
 		// A torn tail is where the last pass stopped: this pass read on
 		// from there and says again whether the file still ends torn.
-		return fmt.Errorf("diagnostics: %w", err)
+		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM diagnostics WHERE file_id = ? AND code = ?`, w.fileID, DiagTornTail); err != nil {
+			return fmt.Errorf("diagnostics: %w", err)
+		}
 	}
 	for _, dg := range p.Diags {
 		subject, agg := aggregated(dg)

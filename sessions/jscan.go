@@ -43,9 +43,24 @@ func eachItem(b []byte, i int, fn func(idx, vs, ve int) bool) (int, error) {
 // wholeObject checks that b holds one object and nothing but whitespace after
 // it, calling fn for each top-level member.
 func wholeObject(b []byte, fn func(key []byte, vs, ve int) bool) (stopped bool, err error) {
-	end, stopped, err := eachField(b, 0, fn)
-	if err != nil || stopped {
-		return stopped, err
+	return walkObject(b, func(k []byte, vs int) (int, bool, bool) {
+		ve, ok := jsontext.SkipValue(b, vs)
+		if !ok {
+			return 0, false, false
+		}
+		return ve, !fn(k, vs, ve), true
+	})
+}
+
+// walkObject is wholeObject for a caller that walks the values it wants as
+// it meets them (jsontext.WalkMembers).
+func walkObject(b []byte, fn func(key []byte, vs int) (ve int, stop, ok bool)) (stopped bool, err error) {
+	end, stopped, ok := jsontext.WalkMembers(b, 0, fn)
+	if !ok {
+		return false, errJSON
+	}
+	if stopped {
+		return true, nil
 	}
 	if jsontext.SkipSpace(b, end) != len(b) {
 		return false, errJSON

@@ -91,6 +91,11 @@ func readLineLog(ctx context.Context, src Source, p *Parsed, label string, newLi
 // otherwise a writer is still appending it.
 func readLines(ctx context.Context, f *os.File, start, line, limit int64, fn func(Line, *Parsed), p *Parsed, onRead func(int64)) (int64, int64, error) {
 	lr := readkit.NewLineReaderAt(f, start, line, limit)
+	if p.Transient {
+		// Nothing of a line outlives fn but what it copied (AddResult
+		// drops the blocks that share a long line's bytes).
+		lr.Reuse()
+	}
 	// fn is done with every line that is not its own when this returns.
 	defer lr.Release()
 	end, next := start, line

@@ -195,6 +195,11 @@ type Parsed struct {
 	// large file never holds all its content in memory).
 	Results  []ToolResult
 	OnResult func(*ToolResult)
+	// Transient says a result's blocks are done with once OnResult has
+	// seen them (the indexer's pass): AddResult drops them then, and a
+	// line reader may reuse a long line's memory, which the blocks' large
+	// texts share (strIn), for the next one.
+	Transient bool
 	// Replacements are later events that changed what the model sees of a
 	// result of this pass or an earlier one (replaced.go).
 	Replacements []Replacement
@@ -264,6 +269,9 @@ func (p *Parsed) AddResult(r ToolResult) {
 		c.release()
 	}
 	r.checked = nil
+	if p.Transient {
+		r.Blocks, r.Arguments = nil, nil
+	}
 	p.Results = append(p.Results, r)
 }
 

@@ -57,3 +57,33 @@ func TestRecogniseSpill(t *testing.T) {
 		})
 	}
 }
+
+// A marker is found by its anchor exactly where strings.Contains finds it.
+func TestAnchoredMarker(t *testing.T) {
+	for _, r := range *noticeRules.Load() {
+		t.Run(r.Kind, func(t *testing.T) {
+			m := r.Marker
+			texts := []string{"", m, m[:len(m)-1], m[1:], "x" + m, m + "y", m[:len(m)/2] + m, strings.Repeat(m[:len(m)-1], 3) + m,
+				m[:len(m)-1] + "\x00" + m[1:]}
+			if r.marker.at >= 0 {
+				texts = append(texts, strings.Repeat(string(m[r.marker.at]), 40))
+			}
+			for _, text := range texts {
+				if got, want := r.marker.in(text), strings.Contains(text, m); got != want {
+					t.Errorf("in(%q) = %v, strings.Contains %v", text, got, want)
+				}
+			}
+		})
+	}
+}
+
+func FuzzAnchoredMarker(f *testing.F) {
+	f.Add("exceeds maximum allowed tokens", "xx exceeds maximum allowed tokens")
+	f.Add("ab", "aab")
+	f.Add("", "x")
+	f.Fuzz(func(t *testing.T, marker, text string) {
+		if got, want := anchor(marker).in(text), strings.Contains(text, marker); got != want {
+			t.Fatalf("anchor(%q).in(%q) = %v, strings.Contains %v", marker, text, got, want)
+		}
+	})
+}

@@ -22,13 +22,26 @@ import (
 // never stops the file, and both formats word the fault the same way.
 func scanLine(l Line, p *Parsed, known map[string]bool, typ *string, fn func(k []byte, vs, ve int) bool) bool {
 	b := l.Bytes
+	return walkLine(l, p, known, typ, func(k []byte, vs int) (int, bool, bool) {
+		ve, ok := jsontext.SkipValue(b, vs)
+		if !ok {
+			return 0, false, false
+		}
+		return ve, !fn(k, vs, ve), true
+	})
+}
+
+// walkLine is scanLine for a reader that walks the values it wants as the
+// line's walk meets them (walkObject).
+func walkLine(l Line, p *Parsed, known map[string]bool, typ *string, fn func(k []byte, vs int) (ve int, stop, ok bool)) bool {
+	b := l.Bytes
 	if jsontext.SkipSpace(b, 0) == len(b) {
 		return false
 	}
 	// A stop means fn had what it needed; the rest of the line may be
 	// anything, as it is never read.
 	p.lines++
-	if stopped, err := wholeObject(b, fn); err != nil && !stopped {
+	if stopped, err := walkObject(b, fn); err != nil && !stopped {
 		p.Diag(l.Number, DiagNotJSON, map[string]string{"start": lineStart(b)})
 		return false
 	}

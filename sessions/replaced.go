@@ -49,7 +49,7 @@ func (p *Parsed) AddReplacement(r Replacement) { p.Replacements = append(p.Repla
 // it, and a replacement of a result an earlier pass stored finds it by its
 // natural key.
 func (w *fileWriter) replacements(p *Parsed, _ []resultExtra) error {
-	if w.mode == ReadAll {
+	if w.clearsStored() {
 		if _, err := w.tx.ExecContext(w.ctx, `UPDATE tool_results SET replaced_kind = NULL, replaced_seq = NULL, replaced_event_seq = NULL,
   replaced_line = NULL, replaced_ref = NULL, last_key = '' WHERE file_id = ? AND replaced_kind IS NOT NULL`, w.fileID); err != nil {
 			return fmt.Errorf("replacements: %w", err)

@@ -105,6 +105,22 @@ var numberByte = func() (t [256]bool) {
 // object, or past the last value seen when stopped; ok is false for input
 // the walk cannot follow.
 func EachMember(b []byte, i int, fn func(key []byte, vs, ve int) bool) (end int, stopped, ok bool) {
+	return WalkMembers(b, i, func(key []byte, vs int) (int, bool, bool) {
+		ve, ok := SkipValue(b, vs)
+		if !ok {
+			return 0, false, false
+		}
+		return ve, !fn(key, vs, ve), true
+	})
+}
+
+// WalkMembers is EachMember for a caller that walks the values it wants
+// itself, descending into them once instead of skipping them whole and
+// walking them again: fn gets each key and where its value starts, and
+// returns where the value ends, as SkipValue would (and SkipValue's answer
+// for a value it does not walk), whether to stop, and false where SkipValue
+// fails.
+func WalkMembers(b []byte, i int, fn func(key []byte, vs int) (ve int, stop, ok bool)) (end int, stopped, ok bool) {
 	return container(b, SkipSpace(b, i), '{', '}', func(ks int) (int, bool, bool) {
 		if b[ks] != '"' {
 			return 0, false, false
@@ -117,11 +133,7 @@ func EachMember(b []byte, i int, fn func(key []byte, vs, ve int) bool) (end int,
 		if !ok {
 			return 0, false, false
 		}
-		ve, ok := SkipValue(b, vs)
-		if !ok {
-			return 0, false, false
-		}
-		return ve, !fn(b[ks+1:ke-1], vs, ve), true
+		return fn(b[ks+1:ke-1], vs)
 	})
 }
 
@@ -129,15 +141,22 @@ func EachMember(b []byte, i int, fn func(key []byte, vs, ve int) bool) (end int,
 // (after whitespace) with its index and range b[vs:ve], as EachMember does
 // for an object's members.
 func EachElement(b []byte, i int, fn func(idx, vs, ve int) bool) (end int, stopped, ok bool) {
-	n := 0
-	return container(b, SkipSpace(b, i), '[', ']', func(vs int) (int, bool, bool) {
+	return WalkElements(b, i, func(idx, vs int) (int, bool, bool) {
 		ve, ok := SkipValue(b, vs)
 		if !ok {
 			return 0, false, false
 		}
-		stop := !fn(n, vs, ve)
+		return ve, !fn(idx, vs, ve), true
+	})
+}
+
+// WalkElements is WalkMembers for an array's elements.
+func WalkElements(b []byte, i int, fn func(idx, vs int) (ve int, stop, ok bool)) (end int, stopped, ok bool) {
+	n := 0
+	return container(b, SkipSpace(b, i), '[', ']', func(vs int) (int, bool, bool) {
+		ve, stop, ok := fn(n, vs)
 		n++
-		return ve, stop, true
+		return ve, stop, ok
 	})
 }
 

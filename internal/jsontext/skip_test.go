@@ -171,3 +171,78 @@ func TestInt(t *testing.T) {
 		})
 	}
 }
+
+// walkTree rebuilds the value at b[i] by descending with WalkMembers and
+// WalkElements (keys decoded, the last of a name winning, as
+// encoding/json keeps), and returns where the walk ended.
+func walkTree(t *testing.T, b []byte, i int) (any, int, bool) {
+	switch b[i] {
+	case '{':
+		m := map[string]any{}
+		end, _, ok := WalkMembers(b, i, func(k []byte, vs int) (int, bool, bool) {
+			key, ok := Decode(append(append([]byte{'"'}, k...), '"'))
+			if !ok || vs >= len(b) {
+				return 0, false, false
+			}
+			v, ve, ok := walkTree(t, b, vs)
+			m[key] = v
+			return ve, false, ok
+		})
+		return m, end, ok
+	case '[':
+		a := []any{}
+		end, _, ok := WalkElements(b, i, func(idx, vs int) (int, bool, bool) {
+			if idx != len(a) || vs >= len(b) {
+				t.Fatalf("element %d at %d, %d seen", idx, vs, len(a))
+			}
+			v, ve, ok := walkTree(t, b, vs)
+			a = append(a, v)
+			return ve, false, ok
+		})
+		return a, end, ok
+	}
+	ve, ok := SkipValue(b, i)
+	if !ok {
+		return nil, 0, false
+	}
+	var v any
+	if err := json.Unmarshal(b[i:ve], &v); err != nil {
+		return nil, 0, false
+	}
+	return v, ve, true
+}
+
+// A walk that descends into every object and array (WalkMembers,
+// WalkElements) finds what encoding/json finds in any JSON it accepts, and
+// ends where SkipValue ends; on any input it agrees with SkipValue about
+// where a value it walked whole ends.
+func FuzzWalkMembers(f *testing.F) {
+	for _, s := range []string{`{"a":1,"b":[1,{"c":"}"}],"d":"\\"}`, `[1,"]",{}]`, `{"k":"\ud83d","k":2}`, ` [ true , null ] `,
+		`{"message":{"content":[{"type":"tool_result","content":"x\"y"}]}}`, `{"a":{"b" 1}}`, `{"a":[1 2]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		i := SkipSpace(b, 0)
+		if i >= len(b) {
+			return
+		}
+		got, end, ok := walkTree(t, b, i)
+		if ok {
+			if se, sok := SkipValue(b, i); !sok || se != end {
+				t.Fatalf("walk of %q ended at %d, SkipValue at %d (%v)", b, end, se, sok)
+			}
+		}
+		var want any
+		if json.Unmarshal(b, &want) != nil {
+			return
+		}
+		if !ok || SkipSpace(b, end) != len(b) {
+			t.Fatalf("could not walk %q (ended at %d, %v)", b, end, ok)
+		}
+		gj, _ := json.Marshal(got)
+		wj, _ := json.Marshal(want)
+		if !bytes.Equal(gj, wj) {
+			t.Fatalf("walk of %q found %s, encoding/json %s", b, gj, wj)
+		}
+	})
+}

@@ -24,7 +24,26 @@ type LineReader struct {
 	line int64
 	// pooled: r came from readers, for Release to return.
 	pooled bool
+	// reuse: long lines of up to reuseMax bytes share one buffer (Reuse).
+	reuse   bool
+	scratch *[]byte
 }
+
+// reuseMax bounds the long lines Reuse reads into the shared buffer; a
+// longer one gets a buffer of its own, left to the collector.
+const reuseMax = 16 << 20
+
+// longBuffers are the buffers Reuse's long lines share, across readers.
+var longBuffers sync.Pool
+
+// Reuse makes the long lines this reader returns share one buffer (of up
+// to reuseMax bytes; a longer line still gets its own): a pass over a
+// corpus whose long lines add up to hundreds of megabytes then allocates,
+// clears and faults in its largest line's size instead of them all. Such a
+// line is still Owned (its strings may be decoded in place) but only until
+// the next call to Next or Release: the caller must drop everything that
+// shares its bytes before reading on.
+func (lr *LineReader) Reuse() { lr.reuse = true }
 
 // Line is one line without its "\n" (or "\r\n"): where it starts, its
 // 1-based number, its length on disk including the newline, and whether it
@@ -70,9 +89,14 @@ func NewLineReaderAt(ra io.ReaderAt, off, line, limit int64) *LineReader {
 var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, bufferSize) }}
 
 // Release hands the read buffer back for another reader: the reader and
-// every Line it returned that is not Owned are unusable afterwards. A
-// reader of NewLineReader has nothing to hand back.
+// every Line it returned that is not Owned (under Reuse, every line up to
+// reuseMax bytes) are unusable afterwards. A reader of NewLineReader has
+// nothing to hand back.
 func (lr *LineReader) Release() {
+	if lr.scratch != nil {
+		longBuffers.Put(lr.scratch)
+		lr.scratch = nil
+	}
 	if !lr.pooled || lr.r == nil {
 		return
 	}
@@ -135,7 +159,7 @@ func (lr *LineReader) long(n int) (Line, error) {
 	if size > int64(int(^uint(0)>>1)) {
 		return Line{}, fmt.Errorf("readkit: line %d at byte %d is %d bytes, too long to read", lr.line, lr.off, size)
 	}
-	b := make([]byte, size)
+	b := lr.longBuffer(int(size))
 	if k, err := lr.ra.ReadAt(b, lr.off); int64(k) != size {
 		if err == nil || errors.Is(err, io.EOF) {
 			err = io.ErrUnexpectedEOF
@@ -157,4 +181,23 @@ func (lr *LineReader) emit(b []byte, complete, owned bool) Line {
 	}
 	l.Bytes = b
 	return l
+}
+
+// longBuffer is a buffer of size bytes for a long line: the shared one
+// under Reuse (grown to the size when short of it), else its own.
+func (lr *LineReader) longBuffer(size int) []byte {
+	if !lr.reuse || size > reuseMax {
+		return make([]byte, size)
+	}
+	if lr.scratch == nil {
+		if bp, ok := longBuffers.Get().(*[]byte); ok {
+			lr.scratch = bp
+		} else {
+			lr.scratch = new([]byte)
+		}
+	}
+	if cap(*lr.scratch) < size {
+		*lr.scratch = make([]byte, size)
+	}
+	return (*lr.scratch)[:size]
 }

@@ -274,10 +274,21 @@ func TestOpenReadOnly(t *testing.T) {
 
 // A file's long lines are read whole into buffers of their own (Owned),
 // with the same bytes, offsets and numbers as the stream reader gives;
-// short lines come from the shared buffer; the limit ends the read.
+// short lines come from the shared buffer; the limit ends the read; a file
+// reads as any other ReaderAt does.
 func TestLineReaderAtLongLines(t *testing.T) {
 	long := strings.Repeat("y", 3*bufferSize+17)
-	in := "a\n" + long + "\r\nb\n" + long + "\n" + long
+	huge := strings.Repeat("z", 16<<20+5)
+	in := "a\n" + long + "\r\nb\n" + long + "\n" + huge + "\n" + long
+	path := filepath.Join(t.TempDir(), "log.jsonl")
+	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
 	tests := []struct {
 		name  string
 		off   int64
@@ -286,24 +297,30 @@ func TestLineReaderAtLongLines(t *testing.T) {
 		{"whole file", 0, int64(len(in))},
 		{"from the second line", 2, int64(len(in))},
 		{"limit inside a long last line", 0, int64(len(in)) - 5},
+		{"limit inside a 16 MB line", 0, int64(len(in) - len(long) - 100)},
+		{"limit at a long line's newline", 0, int64(len("a\n" + long + "\r"))},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ra := strings.NewReader(in)
-			want := collect(t, NewLineReader(strings.NewReader(in[tt.off:tt.limit]), tt.off, 1))
-			got := collect(t, NewLineReaderAt(ra, tt.off, 1, tt.limit))
-			if len(got) != len(want) {
-				t.Fatalf("%d lines, want %d", len(got), len(want))
-			}
-			for i := range got {
-				g, w := got[i], want[i]
-				long := len(g.Bytes) >= bufferSize
-				if !bytes.Equal(g.Bytes, w.Bytes) || g.Offset != w.Offset || g.Number != w.Number || g.Length != w.Length || g.Complete != w.Complete || g.Owned != long {
-					t.Errorf("line %d: got %d bytes at %d (#%d, %d, complete %v, owned %v), want %d bytes at %d (#%d, %d, complete %v, owned %v)",
-						i, len(g.Bytes), g.Offset, g.Number, g.Length, g.Complete, g.Owned, len(w.Bytes), w.Offset, w.Number, w.Length, w.Complete, long)
+		for _, src := range []struct {
+			name string
+			ra   io.ReaderAt
+		}{{"reader", strings.NewReader(in)}, {"file", f}} {
+			t.Run(tt.name+"/"+src.name, func(t *testing.T) {
+				want := collect(t, NewLineReader(strings.NewReader(in[tt.off:tt.limit]), tt.off, 1))
+				got := collect(t, NewLineReaderAt(src.ra, tt.off, 1, tt.limit))
+				if len(got) != len(want) {
+					t.Fatalf("%d lines, want %d", len(got), len(want))
 				}
-			}
-		})
+				for i := range got {
+					g, w := got[i], want[i]
+					long := len(g.Bytes) >= bufferSize
+					if !bytes.Equal(g.Bytes, w.Bytes) || g.Offset != w.Offset || g.Number != w.Number || g.Length != w.Length || g.Complete != w.Complete || g.Owned != long {
+						t.Errorf("line %d: got %d bytes at %d (#%d, %d, complete %v, owned %v), want %d bytes at %d (#%d, %d, complete %v, owned %v)",
+							i, len(g.Bytes), g.Offset, g.Number, g.Length, g.Complete, g.Owned, len(w.Bytes), w.Offset, w.Number, w.Length, w.Complete, long)
+					}
+				}
+			})
+		}
 	}
 }
 
@@ -338,5 +355,75 @@ func collect(t *testing.T, lr *LineReader) []Line {
 			l.Bytes = append([]byte(nil), l.Bytes...)
 		}
 		out = append(out, l)
+	}
+}
+
+// A file cut short under a reader reads as a reader of the bytes left
+// does: a long line ends where the file now ends.
+func TestLineReaderAtTruncatedFile(t *testing.T) {
+	in := "a\n" + strings.Repeat("y", 3*bufferSize) + "\nb\n"
+	path := filepath.Join(t.TempDir(), "log.jsonl")
+	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	lr := NewLineReaderAt(f, 0, 1, int64(len(in)))
+	cut := 2 + bufferSize + 4096 + 10
+	if err := os.Truncate(path, int64(cut)); err != nil {
+		t.Fatal(err)
+	}
+	var got []Line
+	for {
+		l, err := lr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			got = append(got, Line{Number: -1})
+			break
+		}
+		if !l.Owned {
+			l.Bytes = bytes.Clone(l.Bytes)
+		}
+		got = append(got, l)
+	}
+	want := collect(t, NewLineReaderAt(strings.NewReader(in[:cut]), 0, 1, int64(len(in))))
+	if len(got) != len(want) {
+		t.Fatalf("%d lines, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].Length != want[i].Length || got[i].Complete != want[i].Complete || !bytes.Equal(got[i].Bytes, want[i].Bytes) {
+			t.Errorf("line %d: %d bytes (complete %v), want %d (complete %v)", i, got[i].Length, got[i].Complete, want[i].Length, want[i].Complete)
+		}
+	}
+}
+
+// Under Reuse, long lines share one buffer (grown to the longest so far),
+// each whole and right when it is returned, and a line longer than
+// reuseMax still gets its own.
+func TestLineReaderAtReuse(t *testing.T) {
+	a, b := strings.Repeat("a", 3*bufferSize), strings.Repeat("b", 2*bufferSize)
+	huge := strings.Repeat("h", reuseMax+1)
+	in := a + "\n" + b + "\n" + huge + "\n" + a + "\n"
+	lr := NewLineReaderAt(strings.NewReader(in), 0, 1, int64(len(in)))
+	lr.Reuse()
+	defer lr.Release()
+	var starts []*byte
+	for i, want := range []string{a, b, huge, a} {
+		l, err := lr.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !l.Owned || string(l.Bytes) != want {
+			t.Fatalf("line %d: owned %v, %d bytes, want %d", i, l.Owned, len(l.Bytes), len(want))
+		}
+		starts = append(starts, &l.Bytes[0])
+	}
+	if starts[0] != starts[1] || starts[1] != starts[3] || starts[2] == starts[0] {
+		t.Errorf("buffers %p %p %p %p: want the long lines' shared, the huge line's its own", starts[0], starts[1], starts[2], starts[3])
 	}
 }
