@@ -1,4 +1,6 @@
-// First: libraries read navigator.language when they load (lib/locale.ts).
+// First: the start-up trace's clock, then libraries read navigator.language
+// when they load (lib/locale.ts).
+import { mark } from './lib/startup';
 import './lib/locale';
 import { mount } from 'svelte';
 import App from './App.svelte';
@@ -7,4 +9,7 @@ import './app.css';
 const target = document.getElementById('app');
 if (!target) throw new Error('spillscope: #app element missing');
 
-export default mount(App, { target });
+mark('bundle');
+const app = mount(App, { target });
+mark('mounted');
+export default app;
