@@ -74,6 +74,13 @@ func openWindow() error {
 		Linux: &linux.Options{
 			Icon:        icon,
 			ProgramName: "spillscope",
+			// Set, or it is the zero value, "always": Wails picks "never"
+			// only when no Linux options are given (its workaround for
+			// blank windows, wails#2977). "Always" on a machine without a
+			// GPU (Xvfb, a VM, a remote desktop) composites every frame in
+			// software GL: 0.19 s more before the first rows reach the
+			// screen (frontend/e2e/startup.test.mjs).
+			WebviewGpuPolicy: linux.WebviewGpuPolicyNever,
 		},
 	})
 }
