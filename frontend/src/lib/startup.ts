@@ -56,6 +56,7 @@ export function firstRowsPainted(selector: string, emit: Emit | null = wailsEmit
       // first: which row painted first (its result or session id).
       const first = row.dataset.resultId ?? row.dataset.sessionId ?? '';
       emit?.('startup:marks', { marks: { ...navigationMarks(), ...marks }, now: performance.now(), first });
+      startupDone();
     }, 0);
   };
   requestAnimationFrame(frame);
@@ -66,3 +67,23 @@ function wailsEmit(): Emit | null {
   return rt?.EventsEmit ? (name, data) => rt.EventsEmit?.(name, data) : null;
 }
 
+const waiting: (() => void)[] = [];
+let done = false;
+
+/**
+ * afterFirstPaint runs fn once the first screen's rows have painted, or
+ * latestMs after it was asked at the latest (a screen without rows, a slow
+ * index): what only other screens need neither holds the first rows' page
+ * on the main thread nor takes Go's time from it.
+ */
+export function afterFirstPaint(fn: () => void, latestMs = 1000): void {
+  if (done) return fn();
+  waiting.push(fn);
+  setTimeout(startupDone, latestMs);
+}
+
+/** startupDone runs what waits for the first paint (also when the first screen has no rows to wait for). */
+export function startupDone(): void {
+  done = true;
+  for (const fn of waiting.splice(0)) fn();
+}
