@@ -10,6 +10,7 @@ import * as ExportsSvc from '../wailsjs/go/app/Exports';
 import { ClipboardSetText, EventsOn } from '../wailsjs/runtime/runtime';
 import { app, sessions } from '../wailsjs/go/models';
 import type { Params } from '../i18n';
+import { firstPageNow, firstPageOnItsWay } from '../lib/firstpage';
 
 export type AppInfo = app.Info;
 export type Root = app.Root;
@@ -146,6 +147,8 @@ export interface Bridge {
   snippets(query: string, ids: number[]): Promise<Snippet[]>;
   /** largest lists the results that cost the most tokens across the index. */
   largest(offset: number, limit: number): Promise<ResultPage>;
+  /** largestNow is largest's page when the window already holds it (the first page, asked for while the page loaded), once; undefined otherwise. */
+  largestNow?(offset: number, limit: number): ResultPage | undefined;
   routes(): Promise<RouteInfo[]>;
   /** policies declares the retention policies (name, budget parameter, unit, shipped budget). */
   policies(): Promise<PolicyInfo[]>;
@@ -211,7 +214,8 @@ const direct: Bridge = {
   spillFile: (resultId, offset, limit, reveal) => SessionsSvc.SpillFile(app.SpillQuery.createFrom({ resultId, offset, limit, reveal: !!reveal })),
   searchResults: (q) => SessionsSvc.Search(app.SearchQuery.createFrom(q)),
   snippets: (query, ids) => SessionsSvc.Snippets(app.SnippetQuery.createFrom({ query, ids })),
-  largest: (offset, limit) => SessionsSvc.Largest(app.PageQuery.createFrom({ offset, limit })),
+  largest: (offset, limit) => firstPageOnItsWay(offset, limit) ?? SessionsSvc.Largest(app.PageQuery.createFrom({ offset, limit })),
+  largestNow: (offset, limit) => firstPageNow(offset, limit),
   routes: () => RetentionSvc.Routes(),
   policies: () => RetentionSvc.Policies(),
   estimators: () => RetentionSvc.Estimators(),
@@ -306,6 +310,11 @@ function ready(): Promise<void> {
 function whenReady(b: Bridge): Bridge {
   const out = {} as Record<string, unknown>;
   for (const [name, f] of Object.entries(b) as [string, (...a: unknown[]) => Promise<unknown>][]) {
+    // What the window already holds is answered at once, bindings or not.
+    if (name === 'largestNow') {
+      out[name] = f;
+      continue;
+    }
     // With the bindings there (the window's are, before the page's
     // script), the call leaves now, not a microtask later: WebKit runs the
     // first microtask after the module script only once it has laid the

@@ -2,6 +2,8 @@
 // writes them out only when SPILLSCOPE_TRACE_STARTUP is set, so here they
 // cost one event, once, after the first rows have painted.
 
+import { dropFirstPage } from './firstpage';
+
 const marks: Record<string, number> = {};
 let sent = false;
 // Imported first by main.ts: the bundle starts to run here.
@@ -85,5 +87,8 @@ export function afterFirstPaint(fn: () => void, latestMs = 1000): void {
 /** startupDone runs what waits for the first paint (also when the first screen has no rows to wait for). */
 export function startupDone(): void {
   done = true;
+  // A first page prefetched for a screen that did not take it is stale by
+  // the time another screen could.
+  dropFirstPage();
   for (const fn of waiting.splice(0)) fn();
 }
