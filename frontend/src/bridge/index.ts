@@ -11,6 +11,7 @@ import { ClipboardSetText, EventsOn } from '../wailsjs/runtime/runtime';
 import { app, sessions } from '../wailsjs/go/models';
 import type { Params } from '../i18n';
 import { firstPageNow, firstPageOnItsWay } from '../lib/firstpage';
+import { starting } from '../lib/startup';
 
 export type AppInfo = app.Info;
 export type Root = app.Root;
@@ -315,12 +316,14 @@ function whenReady(b: Bridge): Bridge {
       out[name] = f;
       continue;
     }
-    // With the bindings there (the window's are, before the page's
-    // script), the call leaves now, not a microtask later: WebKit runs the
-    // first microtask after the module script only once it has laid the
-    // page out, 40 ms the first rows' page would wait.
+    // During the start, with the bindings there (the window's are, before
+    // the page's script), a call leaves now, not a microtask later: WebKit
+    // runs the first microtask after the module script only once it has
+    // laid the page out, 40 ms the first rows' page would wait. Afterwards
+    // a call leaves after the task that made it has updated the screen
+    // (a budget is on screen when its request leaves).
     out[name] = (...args: unknown[]) => {
-      if (!hasBindings()) return ready().then(() => f(...args));
+      if (!hasBindings() || !starting()) return ready().then(() => f(...args));
       try {
         return f(...args);
       } catch (e) {

@@ -84,6 +84,11 @@ export function afterFirstPaint(fn: () => void, latestMs = 1000): void {
   setTimeout(startupDone, latestMs);
 }
 
+/** starting is true until the first screen has painted its rows (or has none to wait for). */
+export function starting(): boolean {
+  return !done;
+}
+
 /** startupDone runs what waits for the first paint (also when the first screen has no rows to wait for). */
 export function startupDone(): void {
   done = true;
