@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import firstPageJs from '../../public/firstpage.js?raw';
 import { dropFirstPage, firstPageNow, firstPageOnItsWay } from './firstpage';
+import { PAGE_SIZE } from '../stores/paged';
 import type { ResultPage } from '../bridge';
 
 const slot = globalThis as { __spillscopeFirstPage?: unknown };
@@ -33,5 +35,10 @@ describe('the prefetched first page', () => {
     prefetch(answer);
     dropFirstPage();
     expect(firstPageNow(0, 200)).toBeUndefined();
+  });
+
+  it('is asked for as the largest results ask for their first page', () => {
+    // public/firstpage.js runs before the bundle and cannot import PAGE_SIZE.
+    expect(firstPageJs).toMatch(new RegExp(`offset: 0, limit: ${PAGE_SIZE},`));
   });
 });
