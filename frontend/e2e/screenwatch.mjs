@@ -11,6 +11,8 @@ const { workerData, parentPort } = require('node:worker_threads');
 const { openSync, readSync, existsSync } = require('node:fs');
 const { file, band, every } = workerData;
 const flag = new Int32Array(workerData.flag);
+// live[0]: the last change, in ms on process.hrtime; live[1]: 1 while the band is uniform.
+const live = new Float64Array(workerData.live);
 const nap = new Int32Array(new SharedArrayBuffer(4));
 while (!existsSync(file) && Atomics.load(flag, 0) === 0) Atomics.wait(nap, 0, 0, 1);
 const fd = openSync(file, 'r');
@@ -41,6 +43,8 @@ while (Atomics.load(flag, 0) === 0) {
   if (h !== last) {
     samples.push({ mono: t.toString(), hash: h, uniform });
     last = h;
+    live[0] = Number(t) / 1e6;
+    live[1] = uniform ? 1 : 0;
   }
   Atomics.wait(nap, 0, 0, every);
 }
@@ -49,17 +53,25 @@ parentPort.postMessage(samples);
 
 /**
  * watchBand starts watching band ({x, y, w, h} in screen pixels) of the
- * framebuffer file fbFile (it may not exist yet); stop() ends it and
- * resolves to the band's changes: [{mono (ns, BigInt), hash, uniform}].
+ * framebuffer file fbFile (it may not exist yet); stillFor(ms) says whether
+ * the band shows something and has held still that long; stop() ends it
+ * and resolves to the band's changes: [{mono (ns, BigInt), hash, uniform}].
  */
 export function watchBand(fbFile, band, every = 1) {
   const flag = new SharedArrayBuffer(4);
-  const w = new Worker(worker, { eval: true, workerData: { file: fbFile, band, every, flag } });
+  const live = new SharedArrayBuffer(16);
+  const now = new Float64Array(live);
+  now[1] = 1;
+  const w = new Worker(worker, { eval: true, workerData: { file: fbFile, band, every, flag, live } });
   const done = new Promise((res, rej) => {
     w.once('message', (samples) => res(samples.map((s) => ({ ...s, mono: BigInt(s.mono) }))));
     w.once('error', rej);
   });
   return {
+    /** stillFor is true once something is drawn in the band and it has not changed for ms. */
+    stillFor(ms) {
+      return now[1] === 0 && Number(process.hrtime.bigint()) / 1e6 - now[0] >= ms;
+    },
     async stop() {
       Atomics.store(new Int32Array(flag), 0, 1);
       try {

@@ -217,8 +217,9 @@ describe('the production window paints the largest results first', { skip: skipR
     let samples = [];
     try {
       lines = await waitFor(() => readTrace(file), `the first rows' marks in ${file}\napp log:\n${app.log()}`, 60000, 10);
-      // The screen settles on the rows as they stay.
-      await new Promise((r) => setTimeout(r, 600));
+      // The screen settles on the rows as they stay (a slow frame can reach
+      // it well after the page's mark).
+      await waitFor(() => watch.stillFor(400), `the first row's band to show the rows and hold still\napp log:\n${app.log()}`, 15000, 50);
       const geometry = execFileSync('xdotool', ['search', '--name', '^Spillscope$', 'getwindowgeometry'], { env: { ...process.env, DISPLAY: display } }).toString();
       assert.match(geometry, new RegExp(`Position: 0,${WINDOW_Y} `), `the window is not where the watched band assumes: ${geometry}`);
     } finally {
