@@ -97,4 +97,4 @@ bench:
 	go test -tags $(GO_TAGS_TEST) -run '^$$' -bench . -benchmem ./...
 
 clean:
-	rm -rf build/bin app-dev tmp test-artifacts frontend/dist/assets frontend/dist/index.html frontend/dist/appicon.png frontend/dist/startup.js
+	rm -rf build/bin app-dev tmp test-artifacts frontend/dist/assets frontend/dist/index.html frontend/dist/appicon.png frontend/dist/startup.js frontend/dist/firstpage.js

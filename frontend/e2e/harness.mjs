@@ -65,9 +65,14 @@ export function freePort() {
   });
 }
 
-/** startXvfb starts a private X server on a display it picks itself. */
-export async function startXvfb() {
-  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x900x24', '-nolisten', 'tcp'], {
+/**
+ * startXvfb starts a private X server on a display it picks itself; with
+ * fbdir, its screen is also the file fbdir/Xvfb_screen0 (XWD), which a
+ * test can read while the server draws.
+ */
+export async function startXvfb({ fbdir = '' } = {}) {
+  const args = ['-displayfd', '3', '-screen', '0', '1280x900x24', '-nolisten', 'tcp', ...(fbdir ? ['-fbdir', fbdir] : [])];
+  const xvfb = spawn('Xvfb', args, {
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
   });

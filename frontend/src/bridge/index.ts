@@ -10,6 +10,8 @@ import * as ExportsSvc from '../wailsjs/go/app/Exports';
 import { ClipboardSetText, EventsOn } from '../wailsjs/runtime/runtime';
 import { app, sessions } from '../wailsjs/go/models';
 import type { Params } from '../i18n';
+import { firstPageNow, firstPageOnItsWay } from '../lib/firstpage';
+import { starting } from '../lib/startup';
 
 export type AppInfo = app.Info;
 export type Root = app.Root;
@@ -146,6 +148,8 @@ export interface Bridge {
   snippets(query: string, ids: number[]): Promise<Snippet[]>;
   /** largest lists the results that cost the most tokens across the index. */
   largest(offset: number, limit: number): Promise<ResultPage>;
+  /** largestNow is largest's page when the window already holds it (the first page, asked for while the page loaded), once; undefined otherwise. */
+  largestNow?(offset: number, limit: number): ResultPage | undefined;
   routes(): Promise<RouteInfo[]>;
   /** policies declares the retention policies (name, budget parameter, unit, shipped budget). */
   policies(): Promise<PolicyInfo[]>;
@@ -211,7 +215,8 @@ const direct: Bridge = {
   spillFile: (resultId, offset, limit, reveal) => SessionsSvc.SpillFile(app.SpillQuery.createFrom({ resultId, offset, limit, reveal: !!reveal })),
   searchResults: (q) => SessionsSvc.Search(app.SearchQuery.createFrom(q)),
   snippets: (query, ids) => SessionsSvc.Snippets(app.SnippetQuery.createFrom({ query, ids })),
-  largest: (offset, limit) => SessionsSvc.Largest(app.PageQuery.createFrom({ offset, limit })),
+  largest: (offset, limit) => firstPageOnItsWay(offset, limit) ?? SessionsSvc.Largest(app.PageQuery.createFrom({ offset, limit })),
+  largestNow: (offset, limit) => firstPageNow(offset, limit),
   routes: () => RetentionSvc.Routes(),
   policies: () => RetentionSvc.Policies(),
   estimators: () => RetentionSvc.Estimators(),
@@ -290,8 +295,10 @@ let goReady: Promise<void> | null = null;
  * them instead of failing; after 15 s the call goes ahead and fails as it
  * would.
  */
+const hasBindings = () => !!(globalThis as { go?: { app?: unknown } }).go?.app;
+
 function ready(): Promise<void> {
-  const has = () => !!(globalThis as { go?: { app?: unknown } }).go?.app;
+  const has = hasBindings;
   if (has()) return Promise.resolve();
   goReady ??= new Promise((resolve) => {
     const start = Date.now();
@@ -304,7 +311,26 @@ function ready(): Promise<void> {
 function whenReady(b: Bridge): Bridge {
   const out = {} as Record<string, unknown>;
   for (const [name, f] of Object.entries(b) as [string, (...a: unknown[]) => Promise<unknown>][]) {
-    out[name] = (...args: unknown[]) => ready().then(() => f(...args));
+    // What the window already holds is answered at once, bindings or not.
+    if (name === 'largestNow') {
+      out[name] = f;
+      continue;
+    }
+    // During the start, with the bindings there (the window's are, before
+    // the page's script), a call leaves now, not a microtask later: WebKit
+    // runs the first microtask after the module script only once it has
+    // laid the page out, 40 ms the first rows' page would wait. Afterwards
+    // a call leaves after the task that made it has updated the screen
+    // (a budget is on screen when its request leaves).
+    out[name] = (...args: unknown[]) => {
+      if (!hasBindings() || !starting()) return ready().then(() => f(...args));
+      try {
+        return f(...args);
+      } catch (e) {
+        // A call fails as a rejected promise, as it did through then().
+        return Promise.reject(e);
+      }
+    };
   }
   return out as unknown as Bridge;
 }

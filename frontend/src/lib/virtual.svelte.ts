@@ -21,6 +21,8 @@ export interface VirtualOptions {
   overscan?: number;
   /** scrollMargin is the height above the first row inside the scroll element (the table head). */
   scrollMargin?: number;
+  /** initialRect is the scroll element's size until it is measured: with a height, the first rows render with the table, before any layout. */
+  initialRect?: { width: number; height: number };
 }
 
 export interface VirtualList {

@@ -10,6 +10,10 @@ export type LargestStore = PagedList<ResultRow, ResultPage>;
  * them, so the screen reloads the rows on screen while an index pass runs;
  * a reload keeps them until their fresh page arrives.
  */
-export function createLargestStore(b: Bridge, opts: PagedOptions = {}): LargestStore {
-  return createPagedList<ResultRow, ResultPage>((offset, limit) => b.largest(offset, limit), { what: 'largest results', ...opts });
+export function createLargestStore(b: Bridge, opts: PagedOptions<ResultPage> = {}): LargestStore {
+  return createPagedList<ResultRow, ResultPage>((offset, limit) => b.largest(offset, limit), {
+    what: 'largest results',
+    now: b.largestNow && ((offset, limit) => b.largestNow?.(offset, limit)),
+    ...opts,
+  });
 }

@@ -40,11 +40,13 @@ export interface PagedList<T, P extends Page<T> = Page<T>> extends Readable<Page
   clear(): void;
 }
 
-export interface PagedOptions {
+export interface PagedOptions<P = never> {
   /** pageSize rows are asked for at once. */
   pageSize?: number;
   /** what names the list in the log. */
   what?: string;
+  /** now gives a page already in hand (offset, limit), which load takes at once instead of asking Go. */
+  now?: (offset: number, limit: number) => P | undefined;
 }
 
 /** PAGE_SIZE is how many rows one call to Go brings: a few screens' worth. */
@@ -57,7 +59,7 @@ export const PAGE_SIZE = 200;
  * that was never shown. Answers to an older query never land in a newer
  * one.
  */
-export function createPagedList<T, P extends Page<T> = Page<T>>(fetch: Fetch<T, P>, opts: PagedOptions = {}): PagedList<T, P> {
+export function createPagedList<T, P extends Page<T> = Page<T>>(fetch: Fetch<T, P>, opts: PagedOptions<P> = {}): PagedList<T, P> {
   const size = opts.pageSize ?? PAGE_SIZE;
   const what = opts.what ?? 'list';
   const state = writable<PagedState<P>>({ total: -1, last: null, loading: false, error: null, version: 0 });
@@ -79,11 +81,27 @@ export function createPagedList<T, P extends Page<T> = Page<T>>(fetch: Fetch<T, 
     return out;
   }
 
+  /** take puts a page's answer in the list. */
+  function take(page: number, answer: P) {
+    const { rows, ...rest } = answer;
+    pages.set(page, rows ?? []);
+    // A shorter list (rows removed while indexing) drops pages past its end.
+    for (const k of pages.keys()) if (k * size >= answer.total && k !== 0) pages.delete(k);
+    bump({ total: answer.total, last: rest as Omit<P, 'rows'>, error: null });
+  }
+
   function load(page: number): Promise<void> {
     const gen = generation;
     const key = page;
     const running = inflight.get(key);
     if (running) return running;
+    // A page in hand lands before the caller returns: the screen draws its
+    // rows in the same task, with no round trip and no frame between.
+    const inHand = opts.now?.(page * size, size);
+    if (inHand) {
+      take(page, inHand);
+      return Promise.resolve();
+    }
     state.update((s) => ({ ...s, loading: true }));
     // eslint-disable-next-line prefer-const
     let p!: Promise<void>;
@@ -91,11 +109,7 @@ export function createPagedList<T, P extends Page<T> = Page<T>>(fetch: Fetch<T, 
       try {
         const answer = await fetch(page * size, size);
         if (gen !== generation) return;
-        const { rows, ...rest } = answer;
-        pages.set(page, rows ?? []);
-        // A shorter list (rows removed while indexing) drops pages past its end.
-        for (const k of pages.keys()) if (k * size >= answer.total && k !== 0) pages.delete(k);
-        bump({ total: answer.total, last: rest as Omit<P, 'rows'>, error: null });
+        take(page, answer);
       } catch (e) {
         if (gen !== generation) return;
         console.error(`spillscope: ${what} failed:`, e);

@@ -25,6 +25,7 @@ describe('sessions store: indexing and live changes', () => {
     const listSessions = vi.fn(() => Promise.resolve(sessionsOf([session()])));
     const s = createSessionsStore(fakeBridge({ on: bus.on, startIndex: () => Promise.resolve(status({ running: true, seq: 1 })), indexStatus, listSessions }));
     await s.init();
+    await s.showList();
     expect(bus.count('index:changed')).toBe(1);
     await s.startIndex();
     expect(get(s).status?.running).toBe(true);
@@ -61,6 +62,7 @@ describe('sessions store: indexing and live changes', () => {
     const listSessions = vi.fn(() => Promise.resolve(sessionsOf([session()])));
     const s = createSessionsStore(fakeBridge({ on: bus.on, indexStatus: () => Promise.resolve(status()), sessionResults, listSessions }));
     await s.init();
+    await s.showList();
     await s.openSession(1);
     expect(sessionResults).toHaveBeenCalledTimes(1);
     bus.push('index:changed', change({ sessions: [2], results: [40] }));
@@ -85,6 +87,7 @@ describe('sessions store: indexing and live changes', () => {
     const sessionResults = vi.fn(() => Promise.resolve(resultsOf([])));
     const s = createSessionsStore(fakeBridge({ on: bus.on, indexStatus, listSessions, sessionResults }));
     await s.init();
+    await s.showList();
     await s.openSession(1);
     await vi.advanceTimersByTimeAsync(60000);
     expect(indexStatus).toHaveBeenCalledTimes(1);
@@ -92,6 +95,26 @@ describe('sessions store: indexing and live changes', () => {
     expect(sessionResults).toHaveBeenCalledTimes(1);
     s.destroy();
     expect(bus.count('index:changed')).toBe(0);
+  });
+
+  it('asks for the list only once a screen shows it; until then a change does not reload it', async () => {
+    const bus = events();
+    const listSessions = vi.fn(() => Promise.resolve(sessionsOf([session()])));
+    const s = createSessionsStore(fakeBridge({ on: bus.on, indexStatus: () => Promise.resolve(status()), listSessions }));
+    await s.init();
+    bus.push('index:changed', change({ all: true }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(listSessions).not.toHaveBeenCalled();
+    expect(get(s).changes).toBe(1);
+    await s.showList();
+    expect(listSessions).toHaveBeenCalledTimes(1);
+    expect(get(s.list).total).toBe(1);
+    bus.push('index:changed', change({ all: true }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(listSessions).toHaveBeenCalledTimes(2);
+    // Shown again (the screen comes back): the pages on screen reload.
+    await s.showList();
+    expect(listSessions).toHaveBeenCalledTimes(3);
   });
 
   it('takes the live status, pushed or answered, and pauses through Go', async () => {
@@ -114,6 +137,7 @@ describe('sessions store: indexing and live changes', () => {
     const listSessions = vi.fn(() => Promise.resolve(sessionsOf([])));
     const s = createSessionsStore(fakeBridge({ indexStatus, listSessions }));
     await s.init();
+    await s.showList();
     expect(get(s).pushed).toBe(false);
     await vi.advanceTimersByTimeAsync(4999);
     expect(indexStatus).toHaveBeenCalledTimes(1);
@@ -162,6 +186,7 @@ describe('sessions store: list and filters', () => {
     const listSessions = vi.fn((q: Partial<SessionQuery>) => Promise.resolve(sessionsOf(q.harness === 'future-harness' ? [] : [session({ harness: 'future-harness' })])));
     const s = createSessionsStore(fakeBridge({ listSessions, indexStatus: () => Promise.resolve(status()) }), { pageSize: 50 });
     await s.init();
+    await s.showList();
     expect(get(s).harnesses).toContain('future-harness');
     await s.setHarness('future-harness');
     expect(listSessions).toHaveBeenLastCalledWith({ harness: 'future-harness', search: '', order: '', offset: 0, limit: 50 });
@@ -173,6 +198,7 @@ describe('sessions store: list and filters', () => {
     const listSessions = vi.fn(() => Promise.resolve({ rows: [session()], total: 810, sessions: 600 } as SessionPage));
     const s = createSessionsStore(fakeBridge({ listSessions, indexStatus: () => Promise.resolve(status()) }));
     await s.init();
+    await s.showList();
     expect(get(s.list)).toMatchObject({ total: 810, last: { sessions: 600, total: 810 } });
   });
 

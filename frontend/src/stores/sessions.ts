@@ -47,8 +47,10 @@ export interface SessionsStore extends Readable<SessionsState> {
   readonly list: PagedList<SessionRow, SessionPage>;
   /** results are the open session's tool results, a page at a time. */
   readonly results: PagedList<ResultRow, ResultPage>;
-  /** init subscribes to what Go pushes (index changes, a pass's progress, the live watcher) and loads the status, the live state and the list. */
+  /** init subscribes to what Go pushes (index changes, a pass's progress, the live watcher) and loads the status and the live state; the list waits for showList. */
   init(): Promise<void>;
+  /** showList says the list is on screen: the first time its first page is asked for, then the pages on screen reload; until then index changes do not reload it. */
+  showList(): Promise<void>;
   startIndex(): Promise<void>;
   /** setLivePaused pauses or resumes live indexing. */
   setLivePaused(paused: boolean): Promise<void>;
@@ -89,6 +91,9 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
   let fallbackTimer: ReturnType<typeof setTimeout> | null = null;
   let searchTimer: ReturnType<typeof setTimeout> | null = null;
   let destroyed = false;
+  // listShown: a screen has shown the sessions list (showList), so index
+  // changes reload it.
+  let listShown = false;
   let offs: Unsubscribe[] = [];
   let subscribed: Promise<void> | null = null;
 
@@ -124,7 +129,7 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
     if (destroyed) return;
     applyStatus(c.status);
     update((s) => ({ ...s, changes: s.changes + 1 }));
-    void list.reload();
+    if (listShown) void list.reload();
     const open = get(store).sessionId;
     if (open && (c.all || c.sessions.includes(open))) {
       update((s) => ({ ...s, openChanges: s.openChanges + 1 }));
@@ -185,9 +190,6 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
       // Subscribed before the status is asked for, so no change falls
       // between the two.
       await subscribeAll();
-      // The first rows do not wait on the status: its totals count the
-      // whole index.
-      const rows = list.reset();
       try {
         applyStatus(await b.indexStatus());
       } catch (e) {
@@ -197,7 +199,14 @@ export function createSessionsStore(b: Bridge, opts: SessionsOptions = {}): Sess
         (live) => update((s) => ({ ...s, live: s.live ?? live })),
         (e) => console.error('spillscope: live status failed:', e),
       );
-      await rows;
+    },
+    showList() {
+      // The window opens on the largest results for a new user: the
+      // sessions list (10,000 sessions summed by Go) is not asked for
+      // until a screen shows it, so it never competes with the first rows.
+      if (listShown) return list.reload();
+      listShown = true;
+      return list.reset();
     },
     async startIndex() {
       update((s) => ({ ...s, indexError: null }));
