@@ -154,7 +154,12 @@ ORDER BY r.rank_tokens DESC, r.id`
 ORDER BY r.src_offset, r.src_index LIMIT ?3 OFFSET ?5`
 	sessionResultsByTok = `SELECT ` + resultCols + sessionWhereOne + `
 ORDER BY r.rank_tokens DESC, r.id LIMIT ?3 OFFSET ?5`
-	resultsCount        = `SELECT COUNT(*) FROM tool_results r` + resultsWhere
+	resultsCount = `SELECT COUNT(*) FROM tool_results r` + resultsWhere
+	// With no filter the count walks the smallest index instead of testing
+	// the filter's terms on every row (a tenth of the time at 100,000 rows:
+	// the largest results' first page, which the window's first paint
+	// waits for, asks it).
+	allResultsCount     = `SELECT COUNT(*) FROM tool_results`
 	sessionResultsCount = `SELECT COUNT(*) FROM tool_results r` + sessionWhereOne
 )
 
@@ -181,8 +186,14 @@ func (d *DB) Results(ctx context.Context, f ResultFilter) ([]ResultRow, error) {
 func (d *DB) CountResults(ctx context.Context, f ResultFilter) (int, error) {
 	var n int
 	q := resultsCount
-	if f.SessionRowID > 0 {
+	switch {
+	case f.SessionRowID > 0:
 		q = sessionResultsCount
+	case f.SessionID == "" && !f.OnlyNotices:
+		if err := d.db.QueryRowContext(ctx, allResultsCount).Scan(&n); err != nil {
+			return 0, fmt.Errorf("sessions: count results: %w", err)
+		}
+		return n, nil
 	}
 	// ?3 is the page's limit, unused by the count.
 	if err := d.db.QueryRowContext(ctx, q, f.SessionRowID, f.SessionID, nil, f.OnlyNotices).Scan(&n); err != nil {

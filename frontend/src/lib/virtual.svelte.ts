@@ -15,6 +15,21 @@ import {
 
 export type { VirtualItem };
 
+// The core reads the scroll element's size (clientHeight) the moment it
+// attaches, inside the mount that created the rows: that read makes the
+// engine do the page's first style and layout there and then, and the frame
+// lays the page out again after what the read changes. The
+// ResizeObserver's first report comes after the frame's own layout; until
+// then the rows come from initialRect.
+const observeRectAfterLayout: typeof observeElementRect = (instance, cb) => {
+  const el = instance.scrollElement;
+  const Observer = instance.targetWindow?.ResizeObserver;
+  if (!el || !Observer) return observeElementRect(instance, cb);
+  const ro = new Observer(() => cb({ width: el.clientWidth, height: el.clientHeight }));
+  ro.observe(el, { box: 'content-box' });
+  return () => ro.disconnect();
+};
+
 export interface VirtualOptions {
   count: number;
   estimateSize: (index: number) => number;
@@ -44,12 +59,23 @@ export function createVirtualList(options: () => VirtualOptions, element: () => 
   // would make the effect depend on what it writes).
   const bump = () => untrack(() => version++);
   const initial = options();
+  let written: HTMLElement | null = null;
   const v = new Virtualizer<HTMLElement, HTMLElement>({
     ...initial,
     getScrollElement: () => element() ?? null,
-    observeElementRect,
+    observeElementRect: observeRectAfterLayout,
     observeElementOffset,
-    scrollToFn: elementScroll,
+    scrollToFn: (offset, o, instance) => {
+      // Attaching to a new element writes its offset back to it (0 for a
+      // new element, which is at 0 already): a write that changes nothing
+      // but lays the page out inside the mount.
+      const el = instance.scrollElement;
+      if (el !== written) {
+        written = el;
+        if (offset + (o.adjustments ?? 0) === 0 && !o.behavior) return;
+      }
+      elementScroll(offset, o, instance);
+    },
     onChange: bump,
   });
 
