@@ -85,21 +85,10 @@ func newCached(key analysisKey, a *retention.Analysis, res retention.Result) *ca
 // analysis is the Analysis to decide on.
 func (c *cached) analysis() *retention.Analysis { return c.a.Load() }
 
-// yardstick returns the Analysis on the route's estimator, or nil when the
-// cached one already uses it.
-func (c *cached) yardstick() *retention.Analysis {
-	c.yardOnce.Do(func() {
-		if y := c.buildYardstick(); y != nil {
-			c.yard.Store(y)
-		}
-	})
-	return c.yard.Load()
-}
-
 // yardstick is the Analysis c's outcomes are priced on beside their own
-// estimator: the one c's walk readied or c built, else the cached Analysis
-// of the same result on the route's estimator (built, its tables grown by
-// its own use), else one c builds.
+// estimator (nil when c's is the route's own): the one c's walk readied or c
+// built, else the cached Analysis of the same result on the route's
+// estimator (its tables grown by its own use), else one c builds once.
 func (r *Retention) yardstick(c *cached) *retention.Analysis {
 	if y := c.yard.Load(); y != nil {
 		return y
@@ -113,7 +102,12 @@ func (r *Retention) yardstick(c *cached) *retention.Analysis {
 	if e, ok := r.cache.get(k); ok {
 		return e.analysis()
 	}
-	return c.yardstick()
+	c.yardOnce.Do(func() {
+		if y := c.buildYardstick(); y != nil {
+			c.yard.Store(y)
+		}
+	})
+	return c.yard.Load()
 }
 
 // buildYardstick analyses the result on the route's estimator (nil when the
