@@ -42,6 +42,9 @@ func openWindow() error {
 	store := app.NewStore(cfg, settings)
 	defer store.Close()
 	sessionsSvc := app.NewSessions(store)
+	// The first screen's rows are read while GTK and WebKit start, and go
+	// to the page inside its HTML.
+	firstPage := app.PrepareFirstPage(sessionsSvc)
 	retentionSvc := app.NewRetention(store)
 	linksSvc := app.NewLinks(store)
 	desktopSvc := app.NewDesktop(store, app.SystemOpener{})
@@ -55,8 +58,9 @@ func openWindow() error {
 		MinHeight:        560,
 		BackgroundColour: &options.RGBA{R: 248, G: 249, B: 251, A: 255},
 		AssetServer: &assetserver.Options{
-			Assets:  assets,
-			Handler: app.AttachmentHandler{Dir: filepath.Join(cfg.DataDir, "attachments")},
+			Assets:     assets,
+			Handler:    app.AttachmentHandler{Dir: filepath.Join(cfg.DataDir, "attachments")},
+			Middleware: firstPage.Middleware,
 		},
 		OnStartup: func(ctx context.Context) {
 			trace.Mark("on-startup")

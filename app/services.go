@@ -143,20 +143,20 @@ func (s *Sessions) Results(q ResultsQuery) (ResultPage, error) {
 	if err != nil {
 		return ResultPage{}, err
 	}
-	return s.resultPage(sessions.ResultFilter{SessionRowID: q.SessionID, Order: order, OnlyNotices: q.OnlyNotices, Offset: q.Offset, Limit: q.Limit})
+	return s.resultPage(s.ctx, sessions.ResultFilter{SessionRowID: q.SessionID, Order: order, OnlyNotices: q.OnlyNotices, Offset: q.Offset, Limit: q.Limit})
 }
 
 // resultPage reads one page of results and the count of the whole list.
-func (s *Sessions) resultPage(f sessions.ResultFilter) (ResultPage, error) {
+func (s *Sessions) resultPage(ctx context.Context, f sessions.ResultFilter) (ResultPage, error) {
 	db, err := s.store.DB()
 	if err != nil {
 		return ResultPage{}, err
 	}
-	rows, err := db.Results(s.ctx, f)
+	rows, err := db.Results(ctx, f)
 	if err != nil {
 		return ResultPage{}, err
 	}
-	n, err := db.CountResults(s.ctx, f)
+	n, err := db.CountResults(ctx, f)
 	if err != nil {
 		return ResultPage{}, err
 	}
@@ -200,10 +200,16 @@ func resultRows(rows []sessions.ResultRow) []ResultRow {
 // run, size-based approximations, marked as such, where it has not yet)
 // and how many results the index holds.
 func (s *Sessions) Largest(q PageQuery) (ResultPage, error) {
+	return s.largest(s.ctx, q)
+}
+
+// largest is Largest under ctx (the first page, read before the window's
+// context exists, reads under its own).
+func (s *Sessions) largest(ctx context.Context, q PageQuery) (ResultPage, error) {
 	if err := checkPage(q.Offset, q.Limit); err != nil {
 		return ResultPage{}, err
 	}
-	return s.resultPage(sessions.ResultFilter{Order: sessions.OrderTokens, Offset: q.Offset, Limit: q.Limit})
+	return s.resultPage(ctx, sessions.ResultFilter{Order: sessions.OrderTokens, Offset: q.Offset, Limit: q.Limit})
 }
 
 // Session returns one session's row (a window reopening where it was left,
