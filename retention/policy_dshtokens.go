@@ -198,11 +198,7 @@ func (a *Analysis) priceBuilt(c contentBuilder, noticeTokens int) Tokens {
 		case b.Type == TypeImage:
 			t.Images += a.blocks[c.src[i]].price.Total()
 		case b.Type == TypeText:
-			n, ok := a.countWritten(c.blocks, c.spans, i)
-			if !ok {
-				n = a.est.Count(b.Text)
-			}
-			t.Total += n
+			t.Total += a.writtenCount(c.blocks, c.spans, i)
 		default:
 			n, _ := a.est.Structural(b.Raw)
 			t.Total += n
