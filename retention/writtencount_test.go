@@ -48,9 +48,10 @@ func TestEstimatorCountReadsInvalidAsSanitized(t *testing.T) {
 // TestWrittenCountAgreesAcrossPaths decides every policy on several
 // estimators over text holding invalid UTF-8, at budgets that keep it, cut
 // it and leave a notice, and prices the outcome three ways: the decision's
-// own figure (priceBuilt), Reprice on an Analysis of a copy of the result
-// (so a kept original is counted whole, not read from the tables) and each
-// text block counted whole after sanitize. All three must agree.
+// own figure (priceBuilt), Reprice on its own Analysis, Reprice on an
+// Analysis of a copy of the result (so a kept original is counted whole,
+// not read from the tables) and each text block counted whole after
+// sanitize. All of them must agree.
 func TestWrittenCountAgreesAcrossPaths(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
 	var big strings.Builder
@@ -101,6 +102,9 @@ func TestWrittenCountAgreesAcrossPaths(t *testing.T) {
 					if o.Status == StatusReplaced || o.Status == StatusNoticeOnly {
 						if got := o.Tokens.Text + o.Tokens.Notice; got != whole {
 							t.Fatalf("budget %d (%s): decision prices its text at %+v, counted whole %d", b, o.Status, o.Tokens, whole)
+						}
+						if got := a.Reprice(o); got != o.Tokens {
+							t.Fatalf("budget %d (%s): repriced on its own Analysis %+v, decided %+v", b, o.Status, got, o.Tokens)
 						}
 					}
 					// A kept original is read from a's tables and counted
