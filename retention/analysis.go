@@ -562,21 +562,18 @@ func (a *Analysis) Reprice(o Outcome) Tokens {
 	}
 	// The notice is reported as priceBuilt reports it: its own price, at
 	// most the price of the block that holds it.
-	notice := map[int]string{}
+	notice := map[int]int{}
 	for _, sp := range o.Spans {
 		if sp.Kind == SpanNotice && o.Content[sp.Out].Type == TypeText {
-			notice[sp.Out] = o.Content[sp.Out].Text[sp.OutStart:sp.OutEnd]
+			notice[sp.Out] += a.noticeCount(o.Content, sp)
 		}
 	}
 	for i, b := range o.Content {
 		switch b.Type {
 		case TypeText:
-			n, ok := a.countWritten(o.Content, o.Spans, i)
-			if !ok {
-				n = a.est.Count(sanitize(b.Text))
-			}
-			if nt, ok := notice[i]; ok {
-				k := min(a.est.Count(sanitize(nt)), n)
+			n := a.writtenCount(o.Content, o.Spans, i)
+			if nk, ok := notice[i]; ok {
+				k := min(nk, n)
 				t.Notice += k
 				n -= k
 			}

@@ -29,11 +29,28 @@ type keptRun struct {
 	o, s, e int
 }
 
-// countWritten is the estimator's count of text block out of written
-// content (content and spans as a policy built them), read from the source
-// blocks' tables where it keeps long ranges of them. ok is false where
-// there are no tables to read (another estimator, short or invalid text):
-// the caller counts the text whole.
+// writtenCount is the estimator's count of text block out of written
+// content (content and spans as a policy built them): the one price of a
+// written text block, for the decision (priceBuilt) and the yardstick
+// (Reprice) alike. It reads the source blocks' tables where they cover the
+// block, else counts the text whole. The text goes to the estimator as it
+// is: Count reads invalid UTF-8 as Analyse does, one U+FFFD per byte.
+func (a *Analysis) writtenCount(content []Block, spans []Span, out int) int {
+	if n, ok := a.countWritten(content, spans, out); ok {
+		return n
+	}
+	return a.est.Count(content[out].Text)
+}
+
+// noticeCount is the estimator's count of notice span sp of written
+// content: what the notice is reported as, before its block caps it.
+func (a *Analysis) noticeCount(content []Block, sp Span) int {
+	return a.est.Count(content[sp.Out].Text[sp.OutStart:sp.OutEnd])
+}
+
+// countWritten is writtenCount read from the source blocks' tables where
+// the block keeps long ranges of them. ok is false where there are no
+// tables to read (another estimator, short or invalid text).
 func (a *Analysis) countWritten(content []Block, spans []Span, out int) (int, bool) {
 	text := content[out].Text
 	est, ok := a.est.(tiktokenEstimator)

@@ -56,16 +56,3 @@ func (c *contentBuilder) image(block int, b Block) {
 	c.src[out] = block
 	c.spans = append(c.spans, Span{Kind: SpanKept, Out: out, Block: block})
 }
-
-// lastText is the text of the last block ("" if it is an image).
-func (c *contentBuilder) lastText() string {
-	if n := len(c.blocks); n > 0 && c.blocks[n-1].Type == TypeText {
-		// The notice closes the last block; price it as dsh reserved it.
-		for i := len(c.spans) - 1; i >= 0; i-- {
-			if sp := c.spans[i]; sp.Kind == SpanNotice {
-				return c.blocks[sp.Out].Text[sp.OutStart:sp.OutEnd]
-			}
-		}
-	}
-	return ""
-}

@@ -18,6 +18,8 @@ type Estimator interface {
 	// Name is the registry name.
 	Name() string
 	// Count prices one text block standing alone, its framing included.
+	// The text may hold invalid UTF-8: each invalid byte counts as U+FFFD,
+	// as Analyse reads it, so a text and its sanitized form cost the same.
 	Count(text string) int
 	// Structural prices a block of another type from its JSON; ok is false
 	// when the estimator has no price for such blocks.

@@ -130,7 +130,7 @@ func (a *Analysis) noticeCost(c contentBuilder) int {
 	n := 0
 	for _, sp := range c.spans {
 		if sp.Kind == SpanNotice {
-			n += a.est.Count(c.blocks[sp.Out].Text[sp.OutStart:sp.OutEnd])
+			n += a.noticeCount(c.blocks, sp)
 		}
 	}
 	return n

@@ -409,7 +409,7 @@ func (a *Analysis) claudeMCPFailure(bp *int64, max, tokens int64, diags []string
 	}
 	orig, exact := a.original(int(max))
 	o.OriginalTokens, o.OriginalTokensExact = orig.Total, exact
-	o.Tokens = a.priceBuilt(c, a.est.Count(msg))
+	o.Tokens = a.priceBuilt(c)
 	return o
 }
 
@@ -614,7 +614,7 @@ func (a *Analysis) claudePersist(c claudeContent, threshold int64, pristine bool
 	}
 	orig, exact := a.original(int(min(threshold, 1<<31-1)))
 	o.OriginalTokens, o.OriginalTokensExact = orig.Total, exact
-	o.Tokens = a.priceBuilt(b, a.est.Count(notice+claudePreviewLine+ClaudeFormatSize(ClaudePreviewChars)+"):\n"))
+	o.Tokens = a.priceBuilt(b)
 	return o, true
 }
 
@@ -688,6 +688,6 @@ func (a *Analysis) claudeBuilt(c claudeContent, notice string, diags []string) O
 	}
 	orig, exact := a.original(1<<31 - 1)
 	o.OriginalTokens, o.OriginalTokensExact = orig.Total, exact
-	o.Tokens = a.priceBuilt(b, a.est.Count(notice))
+	o.Tokens = a.priceBuilt(b)
 	return o
 }

@@ -367,7 +367,7 @@ func (a *Analysis) codexOutcome(c contentBuilder, kept int64, notice string, hea
 	}
 	orig, exact := a.original(int(min(p.TokenBudget(), math.MaxInt32)))
 	o.OriginalTokens, o.OriginalTokensExact = orig.Total, exact
-	o.Tokens = a.priceBuilt(c, a.noticeCost(c))
+	o.Tokens = a.priceBuilt(c)
 	return o
 }
 
@@ -541,7 +541,7 @@ func (a *Analysis) codexMCP(p CodexTruncation) Outcome {
 	}
 	orig, exact := a.original(int(min(p.TokenBudget(), math.MaxInt32)))
 	o.OriginalTokens, o.OriginalTokensExact = orig.Total, exact
-	o.Tokens = a.priceBuilt(c, 0)
+	o.Tokens = a.priceBuilt(c)
 	return o
 }
 

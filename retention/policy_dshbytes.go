@@ -104,7 +104,7 @@ func (dshBytes) Decide(a *Analysis, s Settings) Outcome {
 	// figure is a lower bound (see Outcome.OriginalTokens).
 	orig, exact := a.original(int(b))
 	o.OriginalTokens, o.OriginalTokensExact = orig.Total, exact
-	o.Tokens = a.priceBuilt(c, a.est.Count(c.lastText()))
+	o.Tokens = a.priceBuilt(c)
 	return o
 }
 

@@ -113,7 +113,7 @@ func (dshPruner) Decide(a *Analysis, s Settings) Outcome {
 	}
 	orig, exact := a.original(int(threshold))
 	o.OriginalTokens, o.OriginalTokensExact = orig.Total, exact
-	o.Tokens = a.priceBuilt(c, 0)
+	o.Tokens = a.priceBuilt(c)
 	return o
 }
 

@@ -141,7 +141,7 @@ func (a *Analysis) dshTokensCut(items []retainItem, budget int, ref SpillRef) Ou
 	if len(r.head)+len(r.tail) == 0 {
 		o.Status = StatusNoticeOnly
 	}
-	o.Tokens = a.priceBuilt(c, a.est.Count(c.lastText()))
+	o.Tokens = a.priceBuilt(c)
 	return o
 }
 
@@ -190,26 +190,23 @@ func (a *Analysis) addPieces(c *contentBuilder, ps []piece) {
 }
 
 // priceBuilt prices built content: each text block on the estimator, each
-// image at its price; noticeTokens is what the notice part is reported as.
-func (a *Analysis) priceBuilt(c contentBuilder, noticeTokens int) Tokens {
+// image at its price, and the notice spans reported as their own price
+// (noticeCost), as Reprice reports them.
+func (a *Analysis) priceBuilt(c contentBuilder) Tokens {
 	t := Tokens{Estimator: a.est.Name()}
 	for i, b := range c.blocks {
 		switch {
 		case b.Type == TypeImage:
 			t.Images += a.blocks[c.src[i]].price.Total()
 		case b.Type == TypeText:
-			n, ok := a.countWritten(c.blocks, c.spans, i)
-			if !ok {
-				n = a.est.Count(b.Text)
-			}
-			t.Total += n
+			t.Total += a.writtenCount(c.blocks, c.spans, i)
 		default:
 			n, _ := a.est.Structural(b.Raw)
 			t.Total += n
 		}
 	}
 	t.Total += t.Images
-	t.Notice = min(noticeTokens, t.Total-t.Images)
+	t.Notice = min(a.noticeCost(c), t.Total-t.Images)
 	t.Text = t.Total - t.Images - t.Notice
 	return t
 }

@@ -190,7 +190,7 @@ func (gemini) Decide(a *Analysis, s Settings) Outcome {
 	o.Route, o.Estimator = a.route.Name, a.est.Name()
 	orig, exact := a.original(int(min(threshold, MaxBudget)))
 	o.OriginalTokens, o.OriginalTokensExact = orig.Total, exact
-	o.Tokens = a.priceBuilt(c, a.noticeCost(c))
+	o.Tokens = a.priceBuilt(c)
 	return o
 }
 

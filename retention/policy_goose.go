@@ -136,7 +136,7 @@ func (goose) Decide(a *Analysis, s Settings) Outcome {
 	o.Route, o.Estimator = a.route.Name, a.est.Name()
 	orig, exact := a.original(int(min(threshold, MaxBudget)))
 	o.OriginalTokens, o.OriginalTokensExact = orig.Total, exact
-	o.Tokens = a.priceBuilt(c, a.noticeCost(c))
+	o.Tokens = a.priceBuilt(c)
 	return o
 }
 

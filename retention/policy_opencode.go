@@ -178,7 +178,7 @@ func (openCode) Decide(a *Analysis, s Settings) Outcome {
 	o.Route, o.Estimator = a.route.Name, a.est.Name()
 	orig, exact := a.original(int(min(maxBytes, MaxBudget)))
 	o.OriginalTokens, o.OriginalTokensExact = orig.Total, exact
-	o.Tokens = a.priceBuilt(c, a.noticeCost(c))
+	o.Tokens = a.priceBuilt(c)
 	return o
 }
 
