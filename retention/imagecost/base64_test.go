@@ -129,10 +129,17 @@ func TestPlainDecoderMatchesStd(t *testing.T) {
 
 func checkPlainDecoder(t *testing.T, in string) {
 	t.Helper()
-	got := make([]byte, base64.RawStdEncoding.DecodedLen(len(in))+8)
-	want := make([]byte, len(got))
+	// The destination is exactly DecodedLen long, as decodePlain's may
+	// be; the guard after it shows whether the vector loop wrote past it.
+	size := base64.RawStdEncoding.DecodedLen(len(in))
+	buf := bytes.Repeat([]byte{0xa5}, size+64)
+	got := buf[:size:size]
+	want := make([]byte, size)
 	n, err := plainDecoder.Decode(got, []byte(in))
 	m, werr := base64.RawStdEncoding.Decode(want, []byte(in))
+	if !bytes.Equal(buf[size:], bytes.Repeat([]byte{0xa5}, 64)) {
+		t.Fatalf("%q: the one-shot decoder wrote past the %d bytes of its destination", in, size)
+	}
 	if err == nil && (werr != nil || !bytes.Equal(got[:n], want[:m])) {
 		t.Fatalf("%q: the one-shot decoder gives %x, encoding/base64 %x, %v", in, got[:n], want[:m], werr)
 	}
