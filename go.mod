@@ -11,6 +11,7 @@ require (
 	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/pkoukk/tiktoken-go v0.1.8
 	github.com/pkoukk/tiktoken-go-loader v0.0.2
+	github.com/segmentio/asm v1.2.1
 	github.com/wailsapp/wails/v2 v2.9.2
 	golang.org/x/image v0.48.0
 )

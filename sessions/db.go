@@ -122,6 +122,12 @@ func Open(path string) (*DB, error) {
 		sqldb.Close()
 		return nil, err
 	}
+	// A first pass that died before building its deferred indexes left
+	// them out (bulkindex.go).
+	if err := d.buildIndexes(context.Background()); err != nil {
+		sqldb.Close()
+		return nil, err
+	}
 	return d, nil
 }
 

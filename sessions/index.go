@@ -256,7 +256,14 @@ func (d *DB) Index(ctx context.Context, roots []string, opts IndexOptions) (Summ
 			return nil
 		})
 	}
+	build, err := d.deferIndexes(ctx, prev)
+	if err != nil {
+		return Summary{}, err
+	}
 	changed, err := d.indexCandidates(ctx, cands, prev, roots, total, started, opts)
+	if build != nil {
+		err = errors.Join(err, build())
+	}
 	if err != nil {
 		return Summary{}, err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	"testing"
 )
@@ -97,4 +98,59 @@ func FuzzDecodeBase64MatchesReader(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) { checkMatchesReader(t, in) })
+}
+
+// plainInputs are one-shot decoder inputs long enough for its vector loop,
+// valid and not: a bad character at a vector's edge, a line break inside,
+// a length no decoder accepts, trailing bits that are not zero.
+func plainInputs() []string {
+	long := base64.RawStdEncoding.EncodeToString(bytes.Repeat([]byte("spillscope\x00\xff\x10"), 97))
+	out := []string{long, long[:len(long)-1], long[:len(long)-2], long[:len(long)-3], long[:31], long[:32], long[:33], long[:64], long[:65]}
+	for _, at := range []int{0, 15, 16, 31, 32, 47, 63, 64, 100, len(long) - 1} {
+		for _, bad := range []string{"!", "\n", "\r\n", "-", "_", "=", " ", "\x00", "\xc3\xa9"} {
+			out = append(out, long[:at]+bad+long[at:])
+		}
+	}
+	// "QR" is a byte with non-zero trailing bits ("QQ" would be zero).
+	return append(out, long[:60]+"QR", long[:61]+"QR", "QR", "QUI", "QUJDQR")
+}
+
+// The one-shot decoder accepts only what encoding/base64's decodes, with
+// the same bytes; where it refuses, DecodeBase64 still matches the
+// streaming reader.
+func TestPlainDecoderMatchesStd(t *testing.T) {
+	for i, in := range plainInputs() {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			checkPlainDecoder(t, in)
+			checkMatchesReader(t, in)
+		})
+	}
+}
+
+func checkPlainDecoder(t *testing.T, in string) {
+	t.Helper()
+	// The destination is exactly DecodedLen long, as decodePlain's may
+	// be; the guard after it shows whether the vector loop wrote past it.
+	size := base64.RawStdEncoding.DecodedLen(len(in))
+	buf := bytes.Repeat([]byte{0xa5}, size+64)
+	got := buf[:size:size]
+	want := make([]byte, size)
+	n, err := plainDecoder.Decode(got, []byte(in))
+	m, werr := base64.RawStdEncoding.Decode(want, []byte(in))
+	if !bytes.Equal(buf[size:], bytes.Repeat([]byte{0xa5}, 64)) {
+		t.Fatalf("%q: the one-shot decoder wrote past the %d bytes of its destination", in, size)
+	}
+	if err == nil && (werr != nil || !bytes.Equal(got[:n], want[:m])) {
+		t.Fatalf("%q: the one-shot decoder gives %x, encoding/base64 %x, %v", in, got[:n], want[:m], werr)
+	}
+}
+
+func FuzzPlainDecoderMatchesStd(f *testing.F) {
+	for _, s := range plainInputs() {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		checkPlainDecoder(t, in)
+		checkMatchesReader(t, in)
+	})
 }

@@ -95,3 +95,33 @@ func BenchmarkCalculators(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAppendBase64 decodes a 1 MB image's base64 into a reused buffer,
+// as the indexer's image check does: the one-shot path ("plain"), and the
+// filtered path a line-broken payload takes.
+func BenchmarkAppendBase64(b *testing.B) {
+	raw := encodePNG(b, 640, 480)
+	for len(raw) < 1<<20 {
+		raw = append(raw, raw...)
+	}
+	raw = raw[:1<<20]
+	plain := base64.StdEncoding.EncodeToString(raw)
+	var broken []byte
+	for i := 0; i < len(plain); i += 76 {
+		broken = append(append(broken, plain[i:min(i+76, len(plain))]...), '\r', '\n')
+	}
+	for _, c := range []struct{ name, in string }{{"plain", plain}, {"line-broken", string(broken)}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.in)))
+			var buf []byte
+			for b.Loop() {
+				out, err := AppendBase64(buf[:0], c.in)
+				if err != nil || len(out) != len(raw) {
+					b.Fatal(len(out), err)
+				}
+				buf = out
+			}
+		})
+	}
+}
