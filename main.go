@@ -19,7 +19,7 @@ import (
 )
 
 func main() {
-	if len(os.Args) > 1 && cli.IsSubcommand(os.Args[1]) {
+	if cli.Headless(os.Args[1:]) {
 		os.Exit(cli.Run(cli.Env{
 			Stdin:            os.Stdin,
 			Stdout:           os.Stdout,

@@ -17,6 +17,9 @@ const windowName = "spillscope-window"
 // arguments and environment, so a launcher's `spillscope` opens the window
 // as it always did.
 func openWindow() error {
+	if err := checkDisplay(os.Getenv); err != nil {
+		return err
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("find the window binary: %w", err)

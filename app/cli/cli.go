@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 
 	"spillscope/app"
 )
@@ -59,8 +60,21 @@ func commands() map[string]command {
 	}
 }
 
+// Headless reports whether args (without the program name) are for the
+// CLI rather than the window, so main can decide before any GUI code runs:
+// a subcommand, a help or version flag, or any other bare word, which Run
+// answers as an unknown subcommand instead of opening a window the user did
+// not ask for. Flags (a dev build's -devserver and -assetdir) and no
+// arguments open the window.
+func Headless(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	return IsSubcommand(args[0]) || !strings.HasPrefix(args[0], "-")
+}
+
 // IsSubcommand reports whether name is one of the headless subcommands (or a
-// help flag), so main can decide before any GUI code runs.
+// help flag).
 func IsSubcommand(name string) bool {
 	if name == "-h" || name == "--help" || name == "help" || name == "version" || name == "--version" {
 		return true

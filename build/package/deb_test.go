@@ -147,27 +147,39 @@ func TestDeb(t *testing.T) {
 	})
 
 	// `spillscope` on PATH still opens the window: with no arguments the CLI
-	// hands the process to the packaged window binary. Without a display the
-	// window stops at GTK's start, which only the window binary has.
+	// hands the process to the packaged window binary. On a display that does
+	// not exist the window stops at GTK's start, which only the window binary
+	// has; with no display at all the launcher says so before it execs.
 	t.Run("no arguments open the window", func(t *testing.T) {
 		exe := filepath.Join(root, "usr/bin/spillscope")
 		const gtk = "failed to init GTK"
 		if data, err := os.ReadFile(exe); err != nil || bytes.Contains(data, []byte(gtk)) {
 			t.Fatalf("the CLI holds the window's GTK start (%v): not the CLI build", err)
 		}
+		// A display that does not exist: the launcher execs the window
+		// binary, whose GTK start fails.
+		noSuchDisplay := "DISPLAY=:7913"
 		cmd := exec.Command(exe)
-		cmd.Env = []string{"HOME=" + t.TempDir()}
+		cmd.Env = []string{"HOME=" + t.TempDir(), noSuchDisplay}
 		var errb bytes.Buffer
 		cmd.Stderr = &errb
 		if err := cmd.Run(); err == nil || !strings.Contains(errb.String(), gtk) {
-			t.Errorf("spillscope with no arguments and no display: %v, stderr %.300q; want the window binary's GTK failure", err, errb.String())
+			t.Errorf("spillscope with no arguments on a display that does not exist: %v, stderr %.300q; want the window binary's GTK failure", err, errb.String())
+		}
+		// No display at all: the launcher says so itself.
+		errb.Reset()
+		cmd = exec.Command(exe)
+		cmd.Env = []string{"HOME=" + t.TempDir()}
+		cmd.Stderr = &errb
+		if err := cmd.Run(); err == nil || !strings.Contains(errb.String(), "no display to open the window on") || strings.Contains(errb.String(), gtk) {
+			t.Errorf("spillscope with no arguments and no display: %v, stderr %.300q; want the launcher's no-display error", err, errb.String())
 		}
 		if err := os.Remove(filepath.Join(root, "usr/libexec/spillscope/spillscope-window")); err != nil {
 			t.Fatal(err)
 		}
 		errb.Reset()
 		cmd = exec.Command(exe)
-		cmd.Env = []string{"HOME=" + t.TempDir()}
+		cmd.Env = []string{"HOME=" + t.TempDir(), noSuchDisplay}
 		cmd.Stderr = &errb
 		if err := cmd.Run(); err == nil || !strings.Contains(errb.String(), "the window is not installed") {
 			t.Errorf("without the window binary: %v, stderr %q", err, errb.String())
