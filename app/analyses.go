@@ -32,6 +32,9 @@ type analysisCache struct {
 	walk    sync.Mutex
 	// warming counts the walks running, for tests to wait on.
 	warming sync.WaitGroup
+	// warmed, when set (by tests), hears each pass of a walk swap its
+	// copies in: 0 the shipped settings, 1 the doubling budgets.
+	warmed func(c *cached, pass int)
 }
 
 // maxCachedAnalyses is how many Analyses the window keeps: a result on

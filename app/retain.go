@@ -382,16 +382,27 @@ func (r *Retention) Policies() ([]PolicyInfo, error) {
 		info := PolicyInfo{Name: p.Name, Harness: p.Harness, Version: p.Version, Summary: p.Summary,
 			Estimator: p.Estimator, Budget: p.Budget, Unit: p.Unit, Recoverable: p.Recoverable,
 			Source: p.Source, RecoverNote: p.RecoverNote, UnitsPerToken: retention.UnitsPerToken(p.Unit)}
+		info.DefaultBudget, _ = shippedBudget(p)
 		for _, d := range p.Params {
-			if d.Name == p.Budget {
-				info.DefaultBudget, _ = strconv.ParseInt(d.Default, 10, 64)
-			}
 			info.Params = append(info.Params, ParamInfo{Name: d.Name, Kind: d.Kind, Unit: d.Unit, Default: d.Default,
 				Min: d.Min, Max: d.Max, Choices: d.Choices, Off: d.Off, Doc: d.Doc})
 		}
 		out = append(out, info)
 	}
 	return out, nil
+}
+
+// shippedBudget is p's budget parameter at the harness's shipped value: the
+// budget the window moves to when the user picks p. False when p has no
+// budget parameter or its default is not a number.
+func shippedBudget(p retention.PolicyInfo) (int64, bool) {
+	for _, d := range p.Params {
+		if d.Name == p.Budget {
+			n, err := strconv.ParseInt(d.Default, 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
 }
 
 // Estimators lists the registered text estimators.

@@ -11,10 +11,11 @@ import (
 //
 // A budget's first re-run grows the token tables its cut needs, and on a
 // 1 MB result a new window level costs 30-50 ms: the slowest frames of a
-// budget drag were those. So once a result's Analysis is built, a copy of it
-// runs every policy in the background at doubling budgets until the result
-// fits whole, a copy of the yardstick pricing each outcome, and the copies,
-// their tables grown for any budget, then replace the entry's. The walk has
+// budget drag were those, and a policy's first pick (15-30 ms on a slower
+// machine). So once a result's Analysis is built, a copy of it runs every
+// policy in the background at its shipped budget, then a second copy at
+// doubling budgets until the result fits whole, a copy of the yardstick
+// pricing each outcome, and each pass's copies then replace the entry's. The walk has
 // its copies so a re-run never waits behind a step (one on the live
 // Analysis held it for 200 ms under load), steps only once the window has
 // asked nothing for warmQuiet (on two cores a step takes a core from the
@@ -104,47 +105,92 @@ func (r *Retention) quiet(gen int64) bool {
 	}
 }
 
-// warm walks a copy of c's Analysis and of its yardstick, the policy asked
-// for first, and swaps them in; false when a newer walk started first.
+// warm readies c in two passes, each on copies of c's Analysis and of its
+// yardstick that it swaps in when done; false when a newer walk started
+// first. The first pass runs every policy once at its shipped settings,
+// the policy asked for first: a policy switch asks for those, and the pass
+// is a handful of steps, so it is in place a few hundred milliseconds after
+// the result opens. The second walks each policy at doubling budgets until
+// the result fits whole, for a budget drag or a typed budget, after the
+// shipped settings again (its copy replaces the first pass's). A swapped-in
+// copy is never stepped again: the second pass makes copies of its own.
 func (r *Retention) warm(c *cached, policy string, gen int64) bool {
-	if !r.quiet(gen) {
-		return false
-	}
-	cur := c.analysis()
-	a, err := retention.Analyse(c.res, cur.Estimator(), c.key.route, retention.AnalyseOptions{Call: cur.Call()})
-	if err != nil {
-		return false
-	}
-	y := c.buildYardstick()
-	names := []string{policy}
+	var infos []retention.PolicyInfo // the policy asked for first
 	for _, info := range retention.Policies() {
-		if info.Name != policy {
-			names = append(names, info.Name)
+		if info.Name == policy {
+			infos = append([]retention.PolicyInfo{info}, infos...)
+		} else {
+			infos = append(infos, info)
 		}
 	}
-	for _, name := range names {
-	walk:
-		for b := int64(warmFrom); b <= retention.MaxBudget; b *= 2 {
+	shipped := func(a, y *retention.Analysis) bool {
+		for _, info := range infos {
+			b, ok := shippedBudget(info)
+			if !ok {
+				continue
+			}
 			if !r.quiet(gen) {
 				return false
 			}
-			pol, s, err := settingsFor(name, nil, &b)
-			if err != nil {
-				break
-			}
-			o := a.Run(pol, s)
-			if y != nil {
-				retention.Price(o, y)
-			}
-			switch o.Status {
-			case retention.StatusWithinBudget, retention.StatusDisabled, retention.StatusPassThrough, retention.StatusUnsupported:
-				break walk // no larger budget cuts
+			if pol, s, err := settingsFor(info.Name, nil, &b); err == nil {
+				runPriced(a, y, pol, s)
 			}
 		}
+		return true
 	}
-	c.a.Store(a)
-	if y != nil {
-		c.yard.Store(y)
+	doubling := func(a, y *retention.Analysis) bool {
+		if !shipped(a, y) { // this copy replaces the first pass's
+			return false
+		}
+		for _, info := range infos {
+			name := info.Name
+		walk:
+			for b := int64(warmFrom); b <= retention.MaxBudget; b *= 2 {
+				if !r.quiet(gen) {
+					return false
+				}
+				pol, s, err := settingsFor(name, nil, &b)
+				if err != nil {
+					break
+				}
+				switch runPriced(a, y, pol, s).Status {
+				case retention.StatusWithinBudget, retention.StatusDisabled, retention.StatusPassThrough, retention.StatusUnsupported:
+					break walk // no larger budget cuts
+				}
+			}
+		}
+		return true
+	}
+	for pass, run := range []func(a, y *retention.Analysis) bool{shipped, doubling} {
+		if !r.quiet(gen) {
+			return false
+		}
+		cur := c.analysis()
+		a, err := retention.Analyse(c.res, cur.Estimator(), c.key.route, retention.AnalyseOptions{Call: cur.Call()})
+		if err != nil {
+			return false
+		}
+		y := c.buildYardstick()
+		if !run(a, y) {
+			return false
+		}
+		c.a.Store(a)
+		if y != nil {
+			c.yard.Store(y)
+		}
+		if r.cache.warmed != nil {
+			r.cache.warmed(c, pass)
+		}
 	}
 	return true
+}
+
+// runPriced decides pol on a and prices the outcome on the yardstick y when
+// there is one, as a re-run would, so both grow the tables that re-run needs.
+func runPriced(a, y *retention.Analysis, pol retention.Policy, s retention.Settings) retention.Outcome {
+	o := a.Run(pol, s)
+	if y != nil {
+		retention.Price(o, y)
+	}
+	return o
 }

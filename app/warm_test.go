@@ -2,8 +2,11 @@ package app
 
 import (
 	"encoding/json"
+	"sync"
 	"testing"
 	"time"
+
+	"spillscope/retention"
 )
 
 // The background walk only grows tables: on the sample's 1 MB result, every
@@ -93,4 +96,73 @@ func TestWarmWalksWhenQuiet(t *testing.T) {
 	if st := entry(first).warm.Load(); st != warmDone {
 		t.Errorf("the first result asked again: state %d, want done (%d)", st, warmDone)
 	}
+}
+
+// A walk swaps in twice: first its copies that ran every policy at its
+// shipped budget (what a policy switch asks for), then those walked at
+// doubling budgets; and a policy switch's projection on either is what a
+// fresh Retention sends.
+func TestWarmShippedPassFirst(t *testing.T) {
+	s, r, _, _, _ := newIndexedApp(t)
+	page, err := s.Largest(PageQuery{Limit: 1})
+	if err != nil || len(page.Rows) == 0 {
+		t.Fatalf("largest: %v", err)
+	}
+	id := page.Rows[0].ID
+	type swap struct {
+		pass int
+		a    *retention.Analysis
+	}
+	var mu sync.Mutex
+	var swaps []swap
+	r.cache.warmed = func(c *cached, pass int) {
+		mu.Lock()
+		defer mu.Unlock()
+		swaps = append(swaps, swap{pass, c.analysis()})
+	}
+	if _, err := r.Retain(RetainRequest{ResultID: id, Budget: budget(12500), Paged: true}); err != nil {
+		t.Fatal(err)
+	}
+	db, err := r.store.DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.analysis(db, RetainRequest{ResultID: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := c.analysis()
+	r.cache.warming.Wait()
+	mu.Lock()
+	got := swaps
+	mu.Unlock()
+	if len(got) != 2 || got[0].pass != 0 || got[1].pass != 1 {
+		t.Fatalf("passes swapped in: %+v, want the shipped pass (0) then the doubling pass (1)", got)
+	}
+	if got[0].a == first || got[1].a == got[0].a || c.analysis() != got[1].a {
+		t.Fatalf("each pass must swap in a copy of its own: built %p, passes %p then %p, now %p", first, got[0].a, got[1].a, c.analysis())
+	}
+	for _, p := range retention.Policies() {
+		b, ok := shippedBudget(p)
+		if !ok {
+			continue
+		}
+		req := RetainRequest{ResultID: id, Policy: p.Name, Budget: budget(b), Paged: true}
+		gotOut, err := r.Retain(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh := NewRetention(r.store)
+		want, err := fresh.Retain(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh.cache.warming.Wait()
+		g, _ := json.Marshal(gotOut)
+		w, _ := json.Marshal(want)
+		if string(g) != string(w) {
+			t.Errorf("%s at its shipped %d: the walked Analysis projects %d bytes of JSON unlike a fresh one's %d", p.Name, b, len(g), len(w))
+		}
+	}
+	r.cache.warming.Wait()
 }
