@@ -113,7 +113,7 @@ func resumeLog(src Source, sub any) ReadMode {
 		return ReadAll
 	}
 	defer f.Close()
-	if fp, err := fingerprint(f, c.Offset); err != nil || fp != c.FP || json.Unmarshal(c.Sub, sub) != nil {
+	if !sameFingerprint(f, c.Offset, c.FP) || json.Unmarshal(c.Sub, sub) != nil {
 		return ReadAll
 	}
 	return ReadAppended

@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -61,7 +63,7 @@ func readLineLog(ctx context.Context, src Source, p *Parsed, label string, newLi
 	start, mode := lineCursor{line: 1}, ReadAll
 	var names map[string]string
 	if c, ok := parseLineCursor(src.Cursor); ok && src.Size >= c.offset {
-		if fp, err := fingerprint(f, c.offset); err == nil && fp == c.fp {
+		if sameFingerprint(f, c.offset, c.fp) {
 			start, mode = c, ReadAppended
 			if src.KnownCalls != nil {
 				if names, err = src.KnownCalls(); err != nil {
@@ -137,29 +139,74 @@ func readLines(ctx context.Context, f *os.File, start, line, limit int64, fn fun
 
 // fingerprint hashes the first and last 64 KB of the first n bytes of f,
 // and n: enough to tell an append (the parsed prefix unchanged) from a
-// rewrite without reading the file.
+// rewrite without reading the file. The hash is CRC-32C and CRC-32 (IEEE)
+// side by side, 64 bits, both in hardware here: a fingerprint only tells
+// an accidental change, nobody's forgery (the file's owner can rewrite it
+// anyway), and sha256 over those windows was a twentieth of a first index.
+// Its prefix names the scheme, so an index written with sha256 fingerprints
+// still resumes (sameFingerprint).
 func fingerprint(f io.ReaderAt, n int64) (string, error) {
+	sum, err := hashWindows(f, n, newCRCPair())
+	if err != nil {
+		return "", err
+	}
+	return fpCRC + hex.EncodeToString(sum), nil
+}
+
+// fpCRC prefixes a CRC-pair fingerprint; one without it is sha256 hex.
+const fpCRC = "c2:"
+
+// sameFingerprint reports whether the first n bytes of f still have
+// fingerprint fp, of either scheme.
+func sameFingerprint(f io.ReaderAt, n int64, fp string) bool {
+	if strings.HasPrefix(fp, fpCRC) {
+		got, err := fingerprint(f, n)
+		return err == nil && got == fp
+	}
+	sum, err := hashWindows(f, n, sha256.New())
+	return err == nil && hex.EncodeToString(sum) == fp
+}
+
+// hashWindows writes the first and last 64 KB of the first n bytes of f,
+// then "|n", to h and returns its sum.
+func hashWindows(f io.ReaderAt, n int64, h hash.Hash) ([]byte, error) {
 	const w = 64 << 10
-	h := sha256.New()
 	bp := fpBuffers.Get().(*[w]byte)
 	defer fpBuffers.Put(bp)
 	head := min(n, w)
 	buf := bp[:head]
 	if _, err := f.ReadAt(buf, 0); err != nil && !errors.Is(err, io.EOF) {
-		return "", err
+		return nil, err
 	}
 	h.Write(buf)
 	if n > w {
 		ts := max(n-w, head)
 		tail := bp[:n-ts]
 		if _, err := f.ReadAt(tail, ts); err != nil && !errors.Is(err, io.EOF) {
-			return "", err
+			return nil, err
 		}
 		h.Write(tail)
 	}
 	fmt.Fprintf(h, "|%d", n)
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return h.Sum(nil), nil
 }
+
+// crcPair is CRC-32C and CRC-32 (IEEE) over the same bytes, as one hash.
+type crcPair struct{ c, i hash.Hash32 }
+
+func newCRCPair() *crcPair {
+	return &crcPair{c: crc32.New(castagnoli), i: crc32.NewIEEE()}
+}
+
+func (p *crcPair) Write(b []byte) (int, error) {
+	p.c.Write(b)
+	return p.i.Write(b)
+}
+
+func (p *crcPair) Sum(b []byte) []byte { return p.i.Sum(p.c.Sum(b)) }
+func (p *crcPair) Reset()              { p.c.Reset(); p.i.Reset() }
+func (p *crcPair) Size() int           { return 8 }
+func (p *crcPair) BlockSize() int      { return 1 }
 
 // fpBuffers are fingerprint's read buffers (one window at a time).
 var fpBuffers = sync.Pool{New: func() any { return new([64 << 10]byte) }}
