@@ -37,6 +37,38 @@ func TestTablesAreGeneratedFromTiktoken(t *testing.T) {
 	}
 }
 
+// Every string of two bytes, token or not, has the rank tiktoken-go gives
+// it: Rank answers those from its pair array, not the hash table.
+func TestTwoByteRanksAgreeWithTiktoken(t *testing.T) {
+	for enc := range Files {
+		t.Run(enc, func(t *testing.T) {
+			ranks := source(t, enc)
+			tab, err := Load(enc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tokens := 0
+			for k := range 1 << 16 {
+				s := string([]byte{byte(k >> 8), byte(k)})
+				want, wok := ranks[s]
+				got, ok := tab.Rank(s)
+				if ok != wok || got != want {
+					t.Fatalf("Rank(%q) = %d, %v; tiktoken %d, %v", s, got, ok, want, wok)
+				}
+				if h, hok := tab.hashRank(s); hok != ok || h != got {
+					t.Fatalf("Rank(%q) = %d, %v from the pairs, %d, %v from the hash table", s, got, ok, h, hok)
+				}
+				if ok {
+					tokens++
+				}
+			}
+			if tokens < 1000 {
+				t.Fatalf("%d two-byte tokens: the pair array is not being read", tokens)
+			}
+		})
+	}
+}
+
 // Every token of tiktoken-go's vocabulary is found at its rank and decodes
 // to its bytes; strings that are not tokens are not found.
 func TestTablesAgreeWithTiktoken(t *testing.T) {
