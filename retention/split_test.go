@@ -243,9 +243,7 @@ func FuzzSplit(f *testing.F) {
 // tiktoken-go's encoder on the same text).
 func BenchmarkCountTokens10MB(b *testing.B) {
 	text := benchText(10 << 20)
-	if _, err := CountTokens(EncodingO200k, "warm up"); err != nil {
-		b.Fatal(err)
-	}
+	warmCount(b)
 	b.ReportAllocs()
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {

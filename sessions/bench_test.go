@@ -112,7 +112,7 @@ func BenchmarkTokens(b *testing.B) {
 	d.db.QueryRow(`SELECT SUM(text_bytes) FROM tool_results`).Scan(&text)
 	b.SetBytes(text)
 	// The vocabulary loads once per process; that is not the phase's cost.
-	if _, err := retention.CountTokens("", "warm up"); err != nil {
+	if _, err := retention.CountTokens("", "warm up\nab"); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
