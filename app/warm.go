@@ -15,16 +15,16 @@ import (
 // machine). So once a result's Analysis is built, a copy of it runs every
 // policy in the background at its shipped budget, then a second copy at
 // doubling budgets until the result fits whole, a copy of the yardstick
-// pricing each outcome, and each pass's copies then replace the entry's. The walk has
-// its copies so a re-run never waits behind a step (one on the live
-// Analysis held it for 200 ms under load), steps only once the window has
-// asked nothing for warmQuiet (on two cores a step takes a core from the
-// re-runs and the page; a thread of the lowest priority was tried and stalls
-// the whole process: the collector's stop waits for that thread to be
-// scheduled), the next walk cancels it between steps (a
-// cancelled entry walks again when it is next asked), only results up to
-// warmMaxBytes are readied, and figures do not change: the tables are exact
-// counts, whichever call grows them.
+// pricing each outcome, and each pass's copies then replace the entry's.
+// The walk has its copies so a re-run never waits behind a step (one on
+// the live Analysis held it for 200 ms under load), steps only once the
+// window has asked nothing for warmQuiet (on two cores a step takes a core
+// from the re-runs and the page; a thread of the lowest priority was tried
+// and stalls the whole process: the collector's stop waits for that thread
+// to be scheduled), the next walk cancels it between steps (a cancelled
+// entry walks again when it is next asked), only results up to
+// warmMaxBytes are readied, and figures do not change: the tables are
+// exact counts, whichever call grows them.
 
 // warmDelay lets the re-run's answer paint before a walk starts.
 const warmDelay = 150 * time.Millisecond
