@@ -142,7 +142,7 @@ func readLines(ctx context.Context, f *os.File, start, line, limit int64, fn fun
 // rewrite without reading the file. The hash is CRC-32C and CRC-32 (IEEE)
 // side by side, 64 bits, both in hardware here: a fingerprint only tells
 // an accidental change, nobody's forgery (the file's owner can rewrite it
-// anyway), and sha256 over those windows was a twentieth of a first index.
+// anyway), and sha256 over those windows was some 4% of a first index.
 // Its prefix names the scheme, so an index written with sha256 fingerprints
 // still resumes (sameFingerprint).
 func fingerprint(f io.ReaderAt, n int64) (string, error) {
