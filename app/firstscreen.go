@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"sync/atomic"
 	"time"
 )
 
@@ -31,6 +32,10 @@ var firstPageMarker = []byte(`<script src="/firstpage.js"></script>`)
 type FirstPage struct {
 	ready  chan struct{}
 	island []byte
+	// served is set once a page has had the answer: a later load of the
+	// page (a reload, after an index pass) asks Go for the rows as they are
+	// then, not as they were when the process started.
+	served atomic.Bool
 }
 
 // firstPageIsland is the island's JSON: the page the first screen would
@@ -92,12 +97,15 @@ func (f *FirstPage) Middleware(next http.Handler) http.Handler {
 	})
 }
 
-// wait is the island to serve: the answer, or the bare page when the
-// answer is late or failed.
+// wait is the island to serve: the answer, to the first page load only,
+// or the bare page when the answer is late, failed or served already.
 func (f *FirstPage) wait() []byte {
+	if f.served.Load() {
+		return islandJSON(nil)
+	}
 	select {
 	case <-f.ready:
-		if f.island != nil {
+		if f.island != nil && !f.served.Swap(true) {
 			return f.island
 		}
 	case <-time.After(firstPageWait):
